@@ -1,0 +1,46 @@
+//! Character classes of the grammars, as predicates.
+//!
+//! The pest grammar is the definition; these mirror its single-character
+//! rules for the code that works on characters rather than parse trees (error
+//! messages now; conversions and checks later). `tests/chars.rs` checks each
+//! predicate against its pest rule.
+
+use crate::Profile;
+
+/// `ucschar` (3987bis §2.2, the same in RFC 3987).
+pub(crate) fn is_ucschar(c: char) -> bool {
+    let c = c as u32;
+    matches!(c, 0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF | 0xE1000..=0xEFFFD)
+        || ((0x10000..=0xDFFFD).contains(&c) && (c & 0xFFFF) <= 0xFFFD)
+}
+
+/// `iprivate` of the profile: RFC 3987 lacks the tag range U+E0000..U+E0FFF.
+pub(crate) fn is_iprivate(c: char, profile: Profile) -> bool {
+    let c = c as u32;
+    matches!(c, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
+        || (profile != Profile::Rfc3987 && (0xE0000..=0xE0FFF).contains(&c))
+}
+
+/// `leiri-ucschar` (3987bis §6.1).
+pub(crate) fn is_leiri_ucschar(c: char) -> bool {
+    matches!(c, ' ' | '<' | '>' | '"' | '{' | '}' | '|' | '\\' | '^' | '`')
+        || matches!(c as u32, 0x0..=0x1F | 0x7F..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
+}
+
+/// Whether `c` may stand unencoded in an ipchar-based component (path,
+/// fragment, userinfo, host) of `profile`.
+pub(crate) fn is_extended(c: char, profile: Profile) -> bool {
+    match profile {
+        Profile::Rfc3986 => false,
+        Profile::Leiri => is_leiri_ucschar(c),
+        Profile::Rfc3987bis | Profile::Rfc3987 => is_ucschar(c),
+    }
+}
+
+/// A strong right-to-left character, by block (Hebrew, Arabic, Syriac,
+/// Thaana, NKo, Samaritan, Mandaic, their presentation forms, and the
+/// right-to-left blocks of the supplementary planes). Used to decide whether
+/// an input is shown inside a left-to-right embedding (RFC 3987 §4.1).
+pub(crate) fn is_rtl(c: char) -> bool {
+    matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF)
+}

@@ -1,0 +1,610 @@
+//! Parse errors: where an input stops being valid, in which component, and
+//! what would have been allowed there.
+
+use std::fmt;
+
+use unicode_width::UnicodeWidthChar;
+
+use crate::chars;
+use crate::syntax::Sym;
+use crate::{GrammarRule, Profile};
+
+/// The component a position belongs to.
+///
+/// ```
+/// use iribis::{Component, IriRef};
+///
+/// let err = IriRef::parse("http://example.org:8o/").unwrap_err();
+/// assert_eq!(err.component(), Component::Port);
+/// assert_eq!(err.component().name(), "port");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Component {
+    /// `scheme`.
+    Scheme,
+    /// `iauthority`, where it is not yet known whether a character belongs to
+    /// the userinfo, the host or the port.
+    Authority,
+    /// `iuserinfo`.
+    Userinfo,
+    /// `ihost`.
+    Host,
+    /// `port`.
+    Port,
+    /// One of the `ipath` rules.
+    Path,
+    /// `iquery`.
+    Query,
+    /// `ifragment`.
+    Fragment,
+    /// The input as a whole: for start rules below the component level.
+    Input,
+}
+
+impl Component {
+    /// The component's name in messages and JSON: `scheme`, `authority`,
+    /// `userinfo`, `host`, `port`, `path`, `query`, `fragment` or `input`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Component::Scheme => "scheme",
+            Component::Authority => "authority",
+            Component::Userinfo => "userinfo",
+            Component::Host => "host",
+            Component::Port => "port",
+            Component::Path => "path",
+            Component::Query => "query",
+            Component::Fragment => "fragment",
+            Component::Input => "input",
+        }
+    }
+
+    /// The component a start rule below the reference level is about.
+    fn of_rule(sym: Sym) -> Component {
+        use Sym::*;
+        match sym {
+            scheme => Component::Scheme,
+            iauthority | authority => Component::Authority,
+            iuserinfo | userinfo => Component::Userinfo,
+            ihost | host | ireg_name | reg_name | IP_literal | IPv4address | IPv6address
+            | IPvFuture | h16 | ls32 | dec_octet => Component::Host,
+            port => Component::Port,
+            ipath | ipath_abempty | ipath_absolute | ipath_noscheme | ipath_rootless
+            | ipath_empty | path | path_abempty | path_absolute | path_noscheme
+            | path_rootless | path_empty | isegment | isegment_nz | isegment_nz_nc | segment
+            | segment_nz | segment_nz_nc => Component::Path,
+            iquery | query => Component::Query,
+            ifragment | fragment => Component::Fragment,
+            _ => Component::Input,
+        }
+    }
+}
+
+impl fmt::Display for Component {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What is wrong at the error's position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ends where more is required, e.g. `http://[::1`.
+    UnexpectedEnd,
+    /// A `%` not followed by two hexadecimal digits, e.g. `%zz` or a final `%4`.
+    InvalidPercentEncoding,
+    /// The rule needs a scheme and the input has none (`IRI`, `absolute-IRI`):
+    /// e.g. `//example.org/` parsed as an IRI.
+    MissingScheme,
+    /// A character a scheme cannot have, e.g. `1http:` or `ht tp:`.
+    InvalidScheme {
+        /// The offending character.
+        ch: char,
+    },
+    /// A colon in the first segment of a relative path, which would be read
+    /// as a scheme delimiter, e.g. `1a:b` (3987bis §2.2, `ipath-noscheme`).
+    ColonInFirstSegment,
+    /// A port with a character other than a digit, e.g. `http://h:8o/`.
+    InvalidPort {
+        /// The offending character.
+        ch: char,
+    },
+    /// A malformed IP literal, e.g. `[1::2::3]` or `[v1]`.
+    InvalidIpLiteral {
+        /// The offending character.
+        ch: char,
+    },
+    /// A private-use character (`iprivate`) outside the query, e.g.
+    /// U+E000 in a path.
+    PrivateUseOutsideQuery {
+        /// The offending character.
+        ch: char,
+    },
+    /// A non-ASCII character under the `rfc3986` profile.
+    NonAsciiInUri {
+        /// The offending character.
+        ch: char,
+    },
+    /// A non-ASCII character that is neither `ucschar` nor `iprivate`:
+    /// noncharacters such as U+FDD0 or U+FFFE, specials such as U+FFF9.
+    NotUcschar {
+        /// The offending character.
+        ch: char,
+    },
+    /// Any other character that the component cannot have, e.g. a space or
+    /// `<` in a path, a second `#`, a `[` outside an IP literal.
+    DisallowedCharacter {
+        /// The offending character.
+        ch: char,
+    },
+    /// The start rule is not part of the profile's grammar (a URI rule is in
+    /// every profile; the IRI rules are not in `rfc3986`).
+    NoSuchRule,
+}
+
+/// Why an input does not match a rule: where, in which component, what was
+/// expected.
+///
+/// The position is that of the first character that cannot belong to any
+/// valid input (the end of the input when it ends too early), as a byte offset
+/// and as a character offset (0-based, counting Unicode scalar values).
+/// `Display` prints a report with the input and a caret under that character.
+///
+/// ```
+/// use iribis::{Component, ErrorKind, IriRef};
+///
+/// let err = IriRef::parse("http://例え.jp/a b?q#f").unwrap_err();
+/// assert_eq!((err.byte(), err.char()), (17, 13));
+/// assert_eq!(err.component(), Component::Path);
+/// assert_eq!(err.kind(), ErrorKind::DisallowedCharacter { ch: ' ' });
+/// assert_eq!(err.message(), "a space is not allowed in a path: percent-encode it as %20");
+/// assert!(err.to_string().contains("                  ^"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    input: String,
+    byte: usize,
+    char: usize,
+    component: Component,
+    kind: ErrorKind,
+    rule: GrammarRule,
+    profile: Profile,
+    expected: Vec<GrammarRule>,
+    end_allowed: bool,
+}
+
+impl ParseError {
+    pub(crate) fn new(
+        input: &str,
+        byte: usize,
+        profile: Profile,
+        rule: GrammarRule,
+        expected: Vec<Sym>,
+        end_allowed: bool,
+    ) -> ParseError {
+        let byte = byte.min(input.len());
+        let prefix = &input[..byte];
+        let at = input[byte..].chars().next();
+        let place = locate(prefix, rule.0);
+        let kind = classify(prefix, at, &place, profile, rule.0);
+        ParseError {
+            char: prefix.chars().count(),
+            input: input.to_owned(),
+            byte,
+            component: place.component,
+            kind,
+            rule,
+            profile,
+            expected: expected.into_iter().map(GrammarRule).collect(),
+            end_allowed,
+        }
+    }
+
+    pub(crate) fn no_such_rule(input: &str, profile: Profile, rule: GrammarRule) -> ParseError {
+        ParseError {
+            input: input.to_owned(),
+            byte: 0,
+            char: 0,
+            component: Component::Input,
+            kind: ErrorKind::NoSuchRule,
+            rule,
+            profile,
+            expected: Vec::new(),
+            end_allowed: false,
+        }
+    }
+
+    /// The input that failed to parse.
+    pub fn input(&self) -> &str {
+        &self.input
+    }
+
+    /// The input that failed to parse, given back.
+    pub fn into_input(self) -> String {
+        self.input
+    }
+
+    /// Byte offset of the first character that cannot belong to a valid
+    /// input (the input's length when it ends too early).
+    pub fn byte(&self) -> usize {
+        self.byte
+    }
+
+    /// The same position in characters (Unicode scalar values), 0-based.
+    pub fn char(&self) -> usize {
+        self.char
+    }
+
+    /// The component being parsed at that position.
+    pub fn component(&self) -> Component {
+        self.component
+    }
+
+    /// What is wrong there.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The start rule of the parse.
+    pub fn rule(&self) -> GrammarRule {
+        self.rule
+    }
+
+    /// The profile of the parse.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// The grammar rules that could have matched at the position (pest's
+    /// record of the rules it tried there), without the literal strings.
+    pub fn expected(&self) -> &[GrammarRule] {
+        &self.expected
+    }
+
+    /// Whether the input could also have ended at the position.
+    pub fn end_allowed(&self) -> bool {
+        self.end_allowed
+    }
+
+    /// The spec section the violated rule comes from.
+    pub fn spec(&self) -> &'static str {
+        match self.profile {
+            Profile::Rfc3986 => "RFC 3986 §3",
+            Profile::Rfc3987 => "RFC 3987 §2.2",
+            Profile::Leiri => "3987bis §6.1",
+            Profile::Rfc3987bis => "3987bis §2.2",
+        }
+    }
+
+    /// The error in one plain sentence (lowercase, no final period).
+    pub fn message(&self) -> String {
+        let comp = self.component.name();
+        let a = article(comp);
+        let what = match self.profile {
+            Profile::Rfc3986 => "a URI",
+            Profile::Leiri => "a LEIRI",
+            _ => "an IRI",
+        };
+        match self.kind {
+            ErrorKind::UnexpectedEnd => {
+                let wanted = self.expected_words();
+                if wanted.is_empty() {
+                    "the input ends too early".to_owned()
+                } else {
+                    format!("the input ends too early: expected {wanted}")
+                }
+            }
+            ErrorKind::InvalidPercentEncoding => {
+                "'%' must be followed by two hexadecimal digits (write a literal '%' as %25)".into()
+            }
+            ErrorKind::MissingScheme => format!(
+                "{} needs a scheme followed by ':' (such as \"http:\")",
+                match self.rule.0 {
+                    Sym::absolute_IRI => "an absolute IRI",
+                    Sym::URI | Sym::absolute_URI => "a URI",
+                    _ => "an IRI",
+                }
+            ),
+            ErrorKind::InvalidScheme { ch } if self.byte == 0 => {
+                format!("a scheme must start with a letter, not {}", describe(ch))
+            }
+            ErrorKind::InvalidScheme { ch } => format!(
+                "{} is not allowed in a scheme (letters, digits, '+', '-' and '.' only)",
+                describe(ch)
+            ),
+            ErrorKind::ColonInFirstSegment => "':' is not allowed in the first segment of a relative path, where it would read as the end of a scheme: write it as %3A or start the path with \"./\"".into(),
+            ErrorKind::InvalidPort { ch } => {
+                format!("{} is not allowed in a port: a port is digits only", describe(ch))
+            }
+            ErrorKind::InvalidIpLiteral { ch } => format!(
+                "{} is not allowed here in an IP literal: expected an IPv6 address or \"v\" HEXDIG \".\" address, then ']'",
+                describe(ch)
+            ),
+            ErrorKind::PrivateUseOutsideQuery { ch } => format!(
+                "private-use characters are allowed only in the query: percent-encode {} as {}",
+                describe(ch),
+                percent(ch)
+            ),
+            ErrorKind::NonAsciiInUri { ch } => format!(
+                "{} is not allowed in a URI, which is ASCII only: percent-encode it as {}",
+                describe(ch),
+                percent(ch)
+            ),
+            ErrorKind::NotUcschar { ch } => format!(
+                "{} is not allowed in {what}: it is neither ucschar nor iprivate; percent-encode it as {}",
+                describe(ch),
+                percent(ch)
+            ),
+            ErrorKind::DisallowedCharacter { ch: ' ' } => {
+                format!("a space is not allowed in {a} {comp}: percent-encode it as %20")
+            }
+            ErrorKind::DisallowedCharacter { ch } => {
+                let hint = match ch {
+                    '[' | ']' if self.component != Component::Host => {
+                        format!("'[' and ']' are allowed only around an IP literal host; percent-encode it as {}", percent(ch))
+                    }
+                    _ => format!("percent-encode it as {}", percent(ch)),
+                };
+                format!("{} is not allowed in {a} {comp}: {hint}", describe(ch))
+            }
+            ErrorKind::NoSuchRule => format!(
+                "the {} profile has no rule {}",
+                self.profile, self.rule
+            ),
+        }
+    }
+
+    /// The expected rules in words, with "the end" when the input could end.
+    fn expected_words(&self) -> String {
+        let mut words: Vec<String> = self.expected.iter().map(|r| r.abnf_name().to_owned()).collect();
+        if self.end_allowed {
+            words.push("the end".into());
+        }
+        match words.len() {
+            0 => String::new(),
+            1 => words.remove(0),
+            _ => {
+                let last = words.pop().unwrap_or_default();
+                format!("{} or {last}", words.join(", "))
+            }
+        }
+    }
+}
+
+impl fmt::Display for ParseError {
+    /// The report: the message, the position, the input with a caret under
+    /// the position (placed by display width; an input with right-to-left
+    /// characters is shown in a left-to-right embedding, RFC 3987 §4.1), and
+    /// what was expected.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "error: {}", self.message())?;
+        writeln!(
+            f,
+            " --> byte {}, character {}, in the {} ({}, {})",
+            self.byte,
+            self.char,
+            self.component,
+            self.rule,
+            self.spec()
+        )?;
+        let (shown, col) = render(&self.input, self.byte);
+        writeln!(f, "  |")?;
+        writeln!(f, "  | {shown}")?;
+        let wanted = self.expected_words();
+        if wanted.is_empty() {
+            write!(f, "  | {:col$}^", "")
+        } else {
+            write!(f, "  | {:col$}^ expected {wanted}", "")
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// The input as shown in a report, and the display column of byte `at`.
+/// Controls and invisible formatting characters are shown as `\u{..}` escapes.
+fn render(input: &str, at: usize) -> (String, usize) {
+    let mut shown = String::new();
+    let mut col = 0;
+    let mut width = 0;
+    for (i, c) in input.char_indices() {
+        if i == at {
+            col = width;
+        }
+        if c.is_control() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}') {
+            let esc = format!("\\u{{{:X}}}", c as u32);
+            width += esc.len();
+            shown.push_str(&esc);
+        } else {
+            width += c.width().unwrap_or(0);
+            shown.push(c);
+        }
+    }
+    if at >= input.len() {
+        col = width;
+    }
+    if input.chars().any(chars::is_rtl) {
+        // LEFT-TO-RIGHT EMBEDDING ... POP DIRECTIONAL FORMATTING.
+        shown = format!("\u{202A}{shown}\u{202C}");
+    }
+    (shown, col)
+}
+
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
+}
+
+/// `'x' (U+0078)`, or just `U+200E` for characters that do not print.
+fn describe(c: char) -> String {
+    if c.is_control() || c.is_whitespace() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}') {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("'{c}' (U+{:04X})", c as u32)
+    }
+}
+
+/// The percent-encoding of `c`'s UTF-8 octets.
+fn percent(c: char) -> String {
+    let mut buf = [0; 4];
+    c.encode_utf8(&mut buf)
+        .bytes()
+        .map(|b| format!("%{b:02X}"))
+        .collect()
+}
+
+/// Where a position is, worked out from the text before it.
+struct Place {
+    component: Component,
+    /// Inside an unclosed "[" of an IP literal host.
+    in_ip_literal: bool,
+    /// In a relative reference's path, still in its first segment.
+    first_relative_segment: bool,
+    /// The text of the port so far, when in the port.
+    port: Option<String>,
+}
+
+/// Locates the end of `prefix` (a prefix of a failed input that the parser
+/// accepted so far) in the components of the start rule, by the delimiters
+/// of RFC 3986 Appendix B. Used for error messages only: successful parses
+/// take their components from the parse tree.
+fn locate(prefix: &str, rule: Sym) -> Place {
+    use Sym::{absolute_IRI, absolute_URI, irelative_ref, relative_ref, IRI, IRI_reference, URI, URI_reference};
+    let mut place = Place {
+        component: Component::of_rule(rule),
+        in_ip_literal: false,
+        first_relative_segment: false,
+        port: None,
+    };
+    let needs_scheme = matches!(rule, IRI | absolute_IRI | URI | absolute_URI);
+    let may_scheme = needs_scheme || matches!(rule, IRI_reference | URI_reference);
+    let relative_only = matches!(rule, irelative_ref | relative_ref);
+    if !(may_scheme || relative_only) {
+        return place;
+    }
+    let mut rest = prefix;
+    let mut has_scheme = false;
+    if may_scheme {
+        match prefix.find([':', '/', '?', '#']) {
+            Some(i) if prefix.as_bytes()[i] == b':' && is_scheme(&prefix[..i]) => {
+                rest = &prefix[i + 1..];
+                has_scheme = true;
+            }
+            _ if needs_scheme => {
+                place.component = Component::Scheme;
+                return place;
+            }
+            _ => {}
+        }
+    }
+    if let Some(auth) = rest.strip_prefix("//") {
+        match auth.find(['/', '?', '#']) {
+            None => {
+                let host = match auth.find('@') {
+                    Some(at) => &auth[at + 1..],
+                    None => auth,
+                };
+                if let Some(lit) = host.strip_prefix('[') {
+                    match lit.find(']') {
+                        None => {
+                            place.component = Component::Host;
+                            place.in_ip_literal = true;
+                        }
+                        Some(close) if lit[close + 1..].starts_with(':') => {
+                            place.component = Component::Port;
+                            place.port = Some(lit[close + 2..].to_owned());
+                        }
+                        Some(_) => place.component = Component::Host,
+                    }
+                } else if let Some(colon) = host.rfind(':') {
+                    place.component = if auth.contains('@') {
+                        Component::Port
+                    } else {
+                        // Still either userinfo ("user:pw" before "@") or host:port.
+                        Component::Authority
+                    };
+                    place.port = Some(host[colon + 1..].to_owned());
+                } else {
+                    place.component = if auth.contains('@') { Component::Host } else { Component::Authority };
+                }
+                return place;
+            }
+            Some(i) => rest = &auth[i..],
+        }
+    } else if !has_scheme && !rest.starts_with('/') {
+        place.first_relative_segment = !rest.contains(['/', '?', '#']);
+    }
+    place.component = match rest.find(['?', '#']) {
+        None => Component::Path,
+        Some(i) if rest.as_bytes()[i] == b'#' => Component::Fragment,
+        Some(i) if rest[i..].contains('#') => Component::Fragment,
+        Some(_) => Component::Query,
+    };
+    place
+}
+
+fn is_scheme(s: &str) -> bool {
+    let mut b = s.bytes();
+    b.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+}
+
+fn classify(prefix: &str, at: Option<char>, place: &Place, profile: Profile, rule: Sym) -> ErrorKind {
+    let tail: Vec<char> = prefix.chars().rev().take(2).collect();
+    // The last one or two characters before the position are "%" or "%" HEXDIG.
+    let in_percent = match tail.as_slice() {
+        ['%', ..] => true,
+        [h, '%'] => h.is_ascii_hexdigit(),
+        _ => false,
+    };
+    if in_percent && place.component != Component::Scheme {
+        return ErrorKind::InvalidPercentEncoding;
+    }
+    let Some(ch) = at else {
+        return if place.component == Component::Scheme && matches!(rule, Sym::IRI | Sym::absolute_IRI | Sym::URI | Sym::absolute_URI) {
+            ErrorKind::MissingScheme
+        } else {
+            ErrorKind::UnexpectedEnd
+        };
+    };
+    if ch == '%' && place.component != Component::Scheme {
+        return ErrorKind::InvalidPercentEncoding;
+    }
+    match place.component {
+        Component::Scheme if ch == ':' || ch == '/' || ch == '?' || ch == '#' => {
+            return if prefix.is_empty() { ErrorKind::InvalidScheme { ch } } else { ErrorKind::MissingScheme };
+        }
+        Component::Scheme => return ErrorKind::InvalidScheme { ch },
+        _ if place.in_ip_literal => return ErrorKind::InvalidIpLiteral { ch },
+        Component::Port | Component::Authority
+            if place.port.as_deref().is_some_and(|p| !p.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            let bad = place.port.as_deref().unwrap_or("").chars().find(|c| !c.is_ascii_digit());
+            return ErrorKind::InvalidPort { ch: bad.unwrap_or(ch) };
+        }
+        Component::Port if !ch.is_ascii_digit() && !matches!(ch, '/' | '?' | '#') => {
+            return ErrorKind::InvalidPort { ch };
+        }
+        Component::Path if ch == ':' && place.first_relative_segment => {
+            return ErrorKind::ColonInFirstSegment;
+        }
+        _ => {}
+    }
+    if ch.is_ascii() {
+        return ErrorKind::DisallowedCharacter { ch };
+    }
+    match profile {
+        Profile::Rfc3986 => ErrorKind::NonAsciiInUri { ch },
+        _ if chars::is_iprivate(ch, profile) && place.component != Component::Query => {
+            ErrorKind::PrivateUseOutsideQuery { ch }
+        }
+        _ if !chars::is_extended(ch, profile) && !chars::is_iprivate(ch, profile) => {
+            ErrorKind::NotUcschar { ch }
+        }
+        _ => ErrorKind::DisallowedCharacter { ch },
+    }
+}

@@ -1,0 +1,88 @@
+//! The host of an authority.
+
+use std::fmt;
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+/// A host, as the `ihost` rule distinguishes them.
+///
+/// ```
+/// use std::net::{Ipv4Addr, Ipv6Addr};
+/// use iribis::{Host, IriRef};
+///
+/// let host = |s| IriRef::parse(s).unwrap().host();
+/// assert_eq!(host("http://例え.jp/"), Some(Host::RegName("例え.jp")));
+/// assert_eq!(host("http://192.0.2.1/"), Some(Host::Ipv4(Ipv4Addr::new(192, 0, 2, 1))));
+/// assert_eq!(host("http://[::1]/"), Some(Host::Ipv6(Ipv6Addr::LOCALHOST)));
+/// assert_eq!(host("http://256.1.1.1/"), Some(Host::RegName("256.1.1.1")));
+/// let Some(Host::IpvFuture(f)) = host("http://[v1F.x:y]/") else { panic!() };
+/// assert_eq!((f.version(), f.address()), ("1F", "x:y"));
+/// assert_eq!(host("mailto:a@example.org"), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Host<'a> {
+    /// `ireg-name`: a registered name, possibly empty (`file:///x`), possibly
+    /// percent-encoded. Not decoded and not case-folded.
+    RegName(&'a str),
+    /// `IPv4address`.
+    Ipv4(Ipv4Addr),
+    /// `IPv6address` inside an `IP-literal`.
+    Ipv6(Ipv6Addr),
+    /// `IPvFuture` inside an `IP-literal`.
+    IpvFuture(IpvFuture<'a>),
+}
+
+impl Host<'_> {
+    /// The host's kind as the JSON output names it: `reg-name`,
+    /// `IPv4address`, `IPv6address` or `IPvFuture`.
+    ///
+    /// ```
+    /// let iri = iribis::IriRef::parse("http://[::1]/")?;
+    /// assert_eq!(iri.host().unwrap().kind_name(), "IPv6address");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Host::RegName(_) => "reg-name",
+            Host::Ipv4(_) => "IPv4address",
+            Host::Ipv6(_) => "IPv6address",
+            Host::IpvFuture(_) => "IPvFuture",
+        }
+    }
+}
+
+/// An `IPvFuture` literal: `"v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )`.
+///
+/// ```
+/// use iribis::{Host, IriRef};
+///
+/// let iri = IriRef::parse("http://[V7.abc]/")?;
+/// let Some(Host::IpvFuture(f)) = iri.host() else { unreachable!() };
+/// assert_eq!(f.version(), "7");
+/// assert_eq!(f.address(), "abc");
+/// assert_eq!(f.to_string(), "V7.abc");
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IpvFuture<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) dot: usize,
+}
+
+impl<'a> IpvFuture<'a> {
+    /// The version: the hex digits after "v".
+    pub fn version(&self) -> &'a str {
+        &self.text[1..self.dot]
+    }
+
+    /// The address: everything after the ".".
+    pub fn address(&self) -> &'a str {
+        &self.text[self.dot + 1..]
+    }
+}
+
+/// The literal as written, without brackets.
+impl fmt::Display for IpvFuture<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text)
+    }
+}

@@ -1,0 +1,495 @@
+//! The reference types: one string and the offsets of its components.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+use std::str::FromStr;
+
+use crate::host::{Host, IpvFuture};
+use crate::syntax::lower::{HostMeta, Lower, Meta, Span};
+use crate::{syntax, GrammarRule, ParseError, Profile};
+
+/// Options for the `parse_with` constructors.
+///
+/// ```
+/// use iribis::{IriRef, ParseOptions, Profile};
+///
+/// let uri = ParseOptions::new().profile(Profile::Rfc3986);
+/// assert!(IriRef::parse_with("http://example.org/", &uri).is_ok());
+/// assert!(IriRef::parse_with("http://例え.jp/", &uri).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParseOptions {
+    /// The grammar to follow; [`Profile::Rfc3987bis`] by default.
+    pub profile: Profile,
+}
+
+impl ParseOptions {
+    /// The defaults: profile `rfc3987bis`.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the profile.
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+}
+
+/// An IRI reference (the `IRI-reference` rule): an [`Iri`] or a
+/// [`RelativeRef`], parsed into components.
+///
+/// `T` is the storage: `IriRef<&str>` borrows the input (zero-copy, from
+/// [`IriRef::parse`]); `IriRef<String>` owns it (from `str::parse`,
+/// `TryFrom<String>` or [`IriRef::into_owned`]). Accessors return slices of
+/// the input. An absent component is `None`; an empty one is `Some("")`.
+///
+/// ```
+/// use iribis::IriRef;
+///
+/// let r = IriRef::parse("http://user@例え.jp:8080/a/b?q=1#top")?;
+/// assert_eq!(r.scheme(), Some("http"));
+/// assert_eq!(r.authority(), Some("user@例え.jp:8080"));
+/// assert_eq!(r.userinfo(), Some("user"));
+/// assert_eq!(r.host_str(), Some("例え.jp"));
+/// assert_eq!(r.port(), Some("8080"));
+/// assert_eq!(r.port_number(), Some(8080));
+/// assert_eq!(r.path(), "/a/b");
+/// assert_eq!(r.query(), Some("q=1"));
+/// assert_eq!(r.fragment(), Some("top"));
+///
+/// assert_eq!(IriRef::parse("http://h?")?.query(), Some(""));
+/// assert_eq!(IriRef::parse("http://h")?.query(), None);
+/// assert_eq!(IriRef::parse("http://h:/")?.port(), Some(""));
+/// assert_eq!(IriRef::parse("file:///x")?.authority(), Some(""));
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct IriRef<T> {
+    text: T,
+    meta: Meta,
+}
+
+/// An IRI (the `IRI` rule): an [`IriRef`] with a scheme.
+///
+/// Dereferences to [`IriRef`] for the accessors; [`Iri::scheme`] returns the
+/// scheme without an `Option`.
+///
+/// ```
+/// use iribis::{Iri, IriRef};
+///
+/// let iri = Iri::parse("urn:isbn:0-395-36341-1")?;
+/// assert_eq!(iri.scheme(), "urn");
+/// assert_eq!(iri.path(), "isbn:0-395-36341-1");
+/// assert!(Iri::parse("../a").is_err());
+/// let r: IriRef<&str> = iri.into();
+/// assert!(Iri::try_from(r).is_ok());
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct Iri<T>(IriRef<T>);
+
+/// An absolute IRI (the `absolute-IRI` rule): an [`Iri`] without a fragment,
+/// as a base IRI must be (3987bis §2.2, RFC 3986 §5.1).
+///
+/// ```
+/// use iribis::AbsoluteIri;
+///
+/// assert!(AbsoluteIri::parse("http://a/b/c/d;p?q").is_ok());
+/// assert!(AbsoluteIri::parse("http://a/b#frag").is_err());
+/// ```
+#[derive(Clone, Copy)]
+pub struct AbsoluteIri<T>(IriRef<T>);
+
+/// A relative reference (the `irelative-ref` rule): an [`IriRef`] without a
+/// scheme.
+///
+/// ```
+/// use iribis::RelativeRef;
+///
+/// let r = RelativeRef::parse("//example.org/a?b#c")?;
+/// assert_eq!(r.host_str(), Some("example.org"));
+/// assert!(RelativeRef::parse("http://example.org/").is_err());
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct RelativeRef<T>(IriRef<T>);
+
+/// The error of narrowing an [`IriRef`] to [`Iri`], [`AbsoluteIri`] or
+/// [`RelativeRef`]: the reference is of another kind. It gives the reference
+/// back.
+#[derive(Clone)]
+pub struct KindError<T> {
+    /// The reference that was not of the wanted kind.
+    pub value: IriRef<T>,
+    /// The rule it does not match: `IRI`, `absolute-IRI` or `irelative-ref`.
+    pub expected: &'static str,
+}
+
+impl<T: AsRef<str>> fmt::Display for KindError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let why = match self.expected {
+            "IRI" => "it has no scheme",
+            "absolute-IRI" if self.value.meta.scheme.is_none() => "it has no scheme",
+            "absolute-IRI" => "it has a fragment",
+            _ => "it has a scheme",
+        };
+        write!(f, "{:?} is not an {}: {why}", self.value.as_str(), self.expected)
+    }
+}
+
+impl<T: AsRef<str>> fmt::Debug for KindError<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KindError")
+            .field("value", &self.value)
+            .field("expected", &self.expected)
+            .finish()
+    }
+}
+
+impl<T: AsRef<str>> std::error::Error for KindError<T> {}
+
+impl<'a> IriRef<&'a str> {
+    /// Parses an IRI reference under the default profile (`rfc3987bis`).
+    ///
+    /// ```
+    /// let r = iribis::IriRef::parse("../résumé.html#p2")?;
+    /// assert_eq!(r.scheme(), None);
+    /// assert_eq!(r.path(), "../résumé.html");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn parse(input: &'a str) -> Result<Self, ParseError> {
+        Self::parse_with(input, &ParseOptions::default())
+    }
+
+    /// Parses an IRI reference under the given options. Under the `rfc3986`
+    /// profile the rule is `URI-reference`.
+    ///
+    /// ```
+    /// use iribis::{IriRef, ParseOptions, Profile};
+    ///
+    /// let leiri = ParseOptions::new().profile(Profile::Leiri);
+    /// assert!(IriRef::parse_with("http://h/a b", &leiri).is_ok());
+    /// assert!(IriRef::parse("http://h/a b").is_err());
+    /// ```
+    pub fn parse_with(input: &'a str, options: &ParseOptions) -> Result<Self, ParseError> {
+        parse_meta(input, GrammarRule::IRI_REFERENCE, options.profile).map(|meta| IriRef { text: input, meta })
+    }
+
+    /// Copies the input into an owned reference.
+    pub fn into_owned(self) -> IriRef<String> {
+        IriRef {
+            text: self.text.to_owned(),
+            meta: self.meta,
+        }
+    }
+}
+
+fn parse_meta(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
+    syntax::parse(profile, rule.for_profile(profile), input, Lower)
+}
+
+fn slice(text: &str, span: Option<Span>) -> Option<&str> {
+    span.map(|(s, e)| &text[s..e])
+}
+
+impl<T: AsRef<str>> IriRef<T> {
+    /// The whole reference, exactly as parsed.
+    pub fn as_str(&self) -> &str {
+        self.text.as_ref()
+    }
+
+    /// The scheme, without its ":".
+    pub fn scheme(&self) -> Option<&str> {
+        slice(self.as_str(), self.meta.scheme)
+    }
+
+    /// The authority, without the "//": userinfo, host and port.
+    pub fn authority(&self) -> Option<&str> {
+        slice(self.as_str(), self.meta.authority)
+    }
+
+    /// The userinfo, without its "@".
+    pub fn userinfo(&self) -> Option<&str> {
+        slice(self.as_str(), self.meta.userinfo)
+    }
+
+    /// The host as written (brackets included for an IP literal).
+    pub fn host_str(&self) -> Option<&str> {
+        slice(self.as_str(), self.meta.host.map(|(s, _)| s))
+    }
+
+    /// The host, by kind.
+    pub fn host(&self) -> Option<Host<'_>> {
+        let ((start, end), kind) = self.meta.host?;
+        let text = &self.as_str()[start..end];
+        Some(match kind {
+            HostMeta::RegName => Host::RegName(text),
+            HostMeta::Ipv4(a) => Host::Ipv4(a),
+            HostMeta::Ipv6(a) => Host::Ipv6(a),
+            HostMeta::IpvFuture { dot } => Host::IpvFuture(IpvFuture {
+                text: &text[1..text.len() - 1],
+                dot: dot - start - 1,
+            }),
+        })
+    }
+
+    /// The port as written, without its ":"; `Some("")` for an empty port.
+    pub fn port(&self) -> Option<&str> {
+        slice(self.as_str(), self.meta.port)
+    }
+
+    /// The port as a number, when there is one and it fits in a `u16`
+    /// (`port = *DIGIT` allows "" and "99999").
+    ///
+    /// ```
+    /// use iribis::IriRef;
+    /// assert_eq!(IriRef::parse("http://h:0080/")?.port_number(), Some(80));
+    /// assert_eq!(IriRef::parse("http://h:99999/")?.port_number(), None);
+    /// assert_eq!(IriRef::parse("http://h:/")?.port_number(), None);
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn port_number(&self) -> Option<u16> {
+        self.port().and_then(|p| p.parse().ok())
+    }
+
+    /// The path; every reference has one, possibly empty.
+    pub fn path(&self) -> &str {
+        slice(self.as_str(), self.meta.path).unwrap_or("")
+    }
+
+    /// The path's segments: the path split at each "/" (a path starting with
+    /// "/" starts with an empty segment before it, which is left out).
+    ///
+    /// ```
+    /// let r = iribis::IriRef::parse("http://h/a//b/")?;
+    /// assert_eq!(r.path_segments().collect::<Vec<_>>(), ["a", "", "b", ""]);
+    /// let r = iribis::IriRef::parse("a/b")?;
+    /// assert_eq!(r.path_segments().collect::<Vec<_>>(), ["a", "b"]);
+    /// assert_eq!(iribis::IriRef::parse("")?.path_segments().count(), 0);
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn path_segments(&self) -> impl Iterator<Item = &str> {
+        let path = self.path();
+        let path = path.strip_prefix('/').unwrap_or(path);
+        path.split('/').filter(move |_| !self.path().is_empty())
+    }
+
+    /// The query, without its "?".
+    pub fn query(&self) -> Option<&str> {
+        slice(self.as_str(), self.meta.query)
+    }
+
+    /// The fragment, without its "#".
+    pub fn fragment(&self) -> Option<&str> {
+        slice(self.as_str(), self.meta.fragment)
+    }
+
+    /// Whether the reference has a scheme (is an IRI rather than a relative
+    /// reference).
+    pub fn is_iri(&self) -> bool {
+        self.meta.scheme.is_some()
+    }
+
+    /// Borrows the reference.
+    pub fn as_borrowed(&self) -> IriRef<&str> {
+        IriRef {
+            text: self.as_str(),
+            meta: self.meta,
+        }
+    }
+}
+
+macro_rules! narrow {
+    ($ty:ident, $rule:expr, $name:literal, |$m:ident| $ok:expr, $doc:literal) => {
+        impl<'a> $ty<&'a str> {
+            #[doc = concat!("Parses ", $doc, " under the default profile.")]
+            pub fn parse(input: &'a str) -> Result<Self, ParseError> {
+                Self::parse_with(input, &ParseOptions::default())
+            }
+
+            #[doc = concat!("Parses ", $doc, " under the given options.")]
+            pub fn parse_with(input: &'a str, options: &ParseOptions) -> Result<Self, ParseError> {
+                parse_meta(input, $rule, options.profile).map(|meta| $ty(IriRef { text: input, meta }))
+            }
+
+            /// Copies the input into an owned value.
+            pub fn into_owned(self) -> $ty<String> {
+                $ty(self.0.into_owned())
+            }
+        }
+
+        impl<T> Deref for $ty<T> {
+            type Target = IriRef<T>;
+            fn deref(&self) -> &IriRef<T> {
+                &self.0
+            }
+        }
+
+        impl<T> From<$ty<T>> for IriRef<T> {
+            fn from(v: $ty<T>) -> IriRef<T> {
+                v.0
+            }
+        }
+
+        impl<T> TryFrom<IriRef<T>> for $ty<T> {
+            type Error = KindError<T>;
+            fn try_from(value: IriRef<T>) -> Result<Self, KindError<T>> {
+                let $m = &value.meta;
+                if $ok {
+                    Ok($ty(value))
+                } else {
+                    Err(KindError { value, expected: $name })
+                }
+            }
+        }
+
+        impl FromStr for $ty<String> {
+            type Err = ParseError;
+            fn from_str(s: &str) -> Result<Self, ParseError> {
+                $ty::parse(s).map($ty::into_owned)
+            }
+        }
+
+        impl TryFrom<String> for $ty<String> {
+            type Error = ParseError;
+            /// The error gives the string back: [`ParseError::into_input`].
+            fn try_from(s: String) -> Result<Self, ParseError> {
+                let meta = parse_meta(&s, $rule, Profile::default())?;
+                Ok($ty(IriRef { text: s, meta }))
+            }
+        }
+
+        impl<'a> TryFrom<&'a str> for $ty<&'a str> {
+            type Error = ParseError;
+            fn try_from(s: &'a str) -> Result<Self, ParseError> {
+                $ty::parse(s)
+            }
+        }
+
+        common_traits!($ty);
+    };
+}
+
+macro_rules! common_traits {
+    ($ty:ident) => {
+        impl<T: AsRef<str>> fmt::Display for $ty<T> {
+            /// Exactly the parsed input.
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl<T: AsRef<str>> fmt::Debug for $ty<T> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, concat!(stringify!($ty), "({:?})"), self.as_str())
+            }
+        }
+
+        impl<T: AsRef<str>> AsRef<str> for $ty<T> {
+            fn as_ref(&self) -> &str {
+                self.as_str()
+            }
+        }
+
+        impl<T: AsRef<str>, U: AsRef<str>> PartialEq<$ty<U>> for $ty<T> {
+            /// Simple string comparison (RFC 3987 §5.3.1); see the
+            /// normalization functions for the other rungs of the ladder.
+            fn eq(&self, other: &$ty<U>) -> bool {
+                self.as_str() == other.as_str()
+            }
+        }
+
+        impl<T: AsRef<str>> Eq for $ty<T> {}
+
+        impl<T: AsRef<str>> PartialEq<str> for $ty<T> {
+            fn eq(&self, other: &str) -> bool {
+                self.as_str() == other
+            }
+        }
+
+        impl<T: AsRef<str>> PartialEq<&str> for $ty<T> {
+            fn eq(&self, other: &&str) -> bool {
+                self.as_str() == *other
+            }
+        }
+
+        impl<T: AsRef<str>> Hash for $ty<T> {
+            fn hash<H: Hasher>(&self, state: &mut H) {
+                self.as_str().hash(state)
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl<T: AsRef<str>> serde::Serialize for $ty<T> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de> serde::Deserialize<'de> for $ty<String> {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                $ty::try_from(s).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+impl FromStr for IriRef<String> {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Self, ParseError> {
+        IriRef::parse(s).map(IriRef::into_owned)
+    }
+}
+
+impl TryFrom<String> for IriRef<String> {
+    type Error = ParseError;
+    /// The error gives the string back: [`ParseError::into_input`].
+    fn try_from(s: String) -> Result<Self, ParseError> {
+        let meta = parse_meta(&s, GrammarRule::IRI_REFERENCE, Profile::default())?;
+        Ok(IriRef { text: s, meta })
+    }
+}
+
+impl<'a> TryFrom<&'a str> for IriRef<&'a str> {
+    type Error = ParseError;
+    fn try_from(s: &'a str) -> Result<Self, ParseError> {
+        IriRef::parse(s)
+    }
+}
+
+common_traits!(IriRef);
+
+impl<T: AsRef<str>> Iri<T> {
+    /// The scheme, without its ":" (an IRI always has one).
+    pub fn scheme(&self) -> &str {
+        self.0.scheme().unwrap_or_else(|| unreachable!("an Iri has a scheme"))
+    }
+}
+
+impl<T: AsRef<str>> AbsoluteIri<T> {
+    /// The scheme, without its ":" (an absolute IRI always has one).
+    pub fn scheme(&self) -> &str {
+        self.0.scheme().unwrap_or_else(|| unreachable!("an AbsoluteIri has a scheme"))
+    }
+}
+
+impl<T> From<AbsoluteIri<T>> for Iri<T> {
+    fn from(v: AbsoluteIri<T>) -> Iri<T> {
+        Iri(v.0)
+    }
+}
+
+narrow!(Iri, GrammarRule::IRI, "IRI", |m| m.scheme.is_some(), "an IRI");
+narrow!(
+    AbsoluteIri,
+    GrammarRule::ABSOLUTE_IRI,
+    "absolute-IRI",
+    |m| m.scheme.is_some() && m.fragment.is_none(),
+    "an absolute IRI"
+);
+narrow!(RelativeRef, GrammarRule::IRELATIVE_REF, "irelative-ref", |m| m.scheme.is_none(), "a relative reference");

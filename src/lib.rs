@@ -1,0 +1,79 @@
+//! Internationalized Resource Identifiers, done exactly.
+//!
+//! `iribis` parses IRIs and IRI references by the ABNF of
+//! draft-ietf-iri-3987bis-13 (the revision of RFC 3987), and URIs by RFC 3986.
+//!
+//! # Pipeline
+//!
+//! 1. **Grammar** (`grammar/*.pest`): the ABNF transcribed rule by rule into
+//!    pest, each rule under its ABNF name with the ABNF above it, every
+//!    departure needed by PEG's ordered choice commented. One grammar per
+//!    [`Profile`].
+//! 2. **Parse**: pest, starting at any rule ([`GrammarRule`]), which must
+//!    consume the whole input. A failure becomes a [`ParseError`] with the
+//!    position, the component and a plain explanation.
+//! 3. **Lowering**: the pairs of the component rules become offsets into the
+//!    input; nothing is re-scanned.
+//! 4. **Typed components**: [`IriRef`], [`Iri`], [`AbsoluteIri`] and
+//!    [`RelativeRef`], with [`Host`] distinguishing registered names, IPv4,
+//!    IPv6 and IPvFuture. [`SyntaxTree`] keeps the whole derivation.
+//!
+//! # Terminology
+//!
+//! - An **IRI** (rule `IRI`) has a scheme: `http://例え.jp/`, `urn:isbn:x`.
+//! - An **IRI reference** (rule `IRI-reference`) is an IRI or a **relative
+//!   reference** (`irelative-ref`): `../a`, `//host/p`, `?q`, `#f`, the
+//!   empty string.
+//! - An **absolute IRI** (`absolute-IRI`) is an IRI without a fragment.
+//! - A **URI** is an IRI that is all ASCII (RFC 3986); every URI is an IRI.
+//!
+//! # Rationale
+//!
+//! - *ireg-name and percent-encoding.* The draft prints
+//!   `ireg-name = *( iunreserved / sub-delims )`, yet its §3.4.1 produces
+//!   `http://r%C3%A9sum%C3%A9.example.org` and promises that every URI is an
+//!   IRI. We read the omission of `pct-form` as an erratum and allow it, as
+//!   RFC 3986 and RFC 3987 do.
+//! - *Ambiguity.* The draft says "first-match-wins" applies to its ambiguous
+//!   productions. For a valid input that never changes which components are
+//!   found: 1.2.3.4.5 and 256.1.1.1 are registered names, not IPv4 addresses,
+//!   because an IPv4 address is a host only when the host ends after it.
+//! - *Absent versus empty.* `http://h?` has an empty query, `http://h` none;
+//!   `http://h:/` an empty port; `file:///x` an empty authority and host.
+//!
+//! # Features
+//!
+//! - `cli` (default): the `iri` command-line tool (clap, serde_json).
+//! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings.
+//!
+//! # Examples
+//!
+//! ```
+//! use iribis::{Host, IriRef};
+//!
+//! let r = IriRef::parse("https://[2001:db8::7]/résumé?q=日本#s")?;
+//! assert_eq!(r.scheme(), Some("https"));
+//! assert!(matches!(r.host(), Some(Host::Ipv6(_))));
+//! assert_eq!(r.path(), "/résumé");
+//!
+//! let err = IriRef::parse("http://example.org/a b").unwrap_err();
+//! assert_eq!(err.char(), 20);
+//! assert_eq!(err.message(), "a space is not allowed in a path: percent-encode it as %20");
+//! # Ok::<(), iribis::ParseError>(())
+//! ```
+
+mod chars;
+mod error;
+mod host;
+mod iri;
+mod profile;
+mod rule;
+mod syntax;
+mod tree;
+
+pub use error::{Component, ErrorKind, ParseError};
+pub use host::{Host, IpvFuture};
+pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};
+pub use profile::{Profile, UnknownProfile};
+pub use rule::GrammarRule;
+pub use tree::{Node, SyntaxTree};

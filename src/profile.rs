@@ -1,0 +1,99 @@
+//! The grammar profiles.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Which grammar a parse follows.
+///
+/// Each profile is a pest grammar in `grammar/` (see `grammar/README.md`):
+/// the IRI profiles share `rfc3986.pest` and `iri.pest` and differ only in
+/// their character sets.
+///
+/// ```
+/// use iribis::{IriRef, ParseOptions, Profile};
+///
+/// let tag_char = "http://example.org/?\u{E0041}";
+/// assert!(IriRef::parse(tag_char).is_ok()); // rfc3987bis: tag range in iprivate
+/// let rfc3987 = ParseOptions::new().profile(Profile::Rfc3987);
+/// assert!(IriRef::parse_with(tag_char, &rfc3987).is_err());
+/// assert_eq!("leiri".parse::<Profile>(), Ok(Profile::Leiri));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Profile {
+    /// draft-ietf-iri-3987bis-13 §2.2, with the ireg-name erratum (the default).
+    #[default]
+    Rfc3987bis,
+    /// RFC 3987 §2.2: as `Rfc3987bis`, but `iprivate` lacks the tag range
+    /// U+E0000..U+E0FFF.
+    Rfc3987,
+    /// RFC 3986: URIs, ASCII only. The IRI start rules map to their URI
+    /// counterparts (`IRI-reference` to `URI-reference`, and so on).
+    Rfc3986,
+    /// draft-ietf-iri-3987bis-13 §6.1: Legacy Extended IRIs, `ucschar`
+    /// replaced by `leiri-ucschar` (spaces, controls, `<>"{}|\^``, ...).
+    Leiri,
+}
+
+impl Profile {
+    /// Every profile, default first.
+    pub const ALL: [Profile; 4] = [
+        Profile::Rfc3987bis,
+        Profile::Rfc3987,
+        Profile::Rfc3986,
+        Profile::Leiri,
+    ];
+
+    /// The profile's name on the command line: `rfc3987bis`, `rfc3987`,
+    /// `rfc3986` or `leiri`.
+    ///
+    /// ```
+    /// assert_eq!(iribis::Profile::Rfc3986.name(), "rfc3986");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Rfc3987bis => "rfc3987bis",
+            Profile::Rfc3987 => "rfc3987",
+            Profile::Rfc3986 => "rfc3986",
+            Profile::Leiri => "leiri",
+        }
+    }
+
+    /// Whether the profile is one of the IRI grammars (all but `Rfc3986`).
+    pub(crate) fn is_iri(self) -> bool {
+        self != Profile::Rfc3986
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error of [`Profile::from_str`]: the name is none of the profiles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownProfile(pub String);
+
+impl fmt::Display for UnknownProfile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown profile {:?}: expected rfc3987bis, rfc3987, rfc3986 or leiri",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownProfile {}
+
+impl FromStr for Profile {
+    type Err = UnknownProfile;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownProfile(s.to_owned()))
+    }
+}

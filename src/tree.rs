@@ -1,0 +1,89 @@
+//! Parse trees: the whole derivation of an input under any start rule.
+
+use std::fmt;
+
+use crate::{syntax, GrammarRule, ParseError, Profile};
+
+/// One node of a [`SyntaxTree`]: a rule and the bytes it matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The rule that matched.
+    pub rule: GrammarRule,
+    /// Byte offset where the match starts.
+    pub start: usize,
+    /// Byte offset where the match ends (exclusive).
+    pub end: usize,
+    /// Depth in the tree: 0 for the start rule.
+    pub depth: usize,
+}
+
+/// The derivation of an input: every rule that matched, in pre-order, with
+/// its span. Built by [`SyntaxTree::parse`]; `iri tree` prints it.
+///
+/// ```
+/// use iribis::{GrammarRule, Profile, SyntaxTree};
+///
+/// let rule = GrammarRule::from_name("IPv4address").unwrap();
+/// let tree = SyntaxTree::parse("192.0.2.1", rule, Profile::default())?;
+/// let octets: Vec<&str> = tree
+///     .nodes()
+///     .iter()
+///     .filter(|n| n.rule.abnf_name() == "dec-octet")
+///     .map(|n| tree.text(n))
+///     .collect();
+/// assert_eq!(octets, ["192", "0", "2", "1"]);
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxTree<'a> {
+    input: &'a str,
+    nodes: Vec<Node>,
+}
+
+impl<'a> SyntaxTree<'a> {
+    pub(crate) fn new(input: &'a str, nodes: Vec<Node>) -> Self {
+        SyntaxTree { input, nodes }
+    }
+
+    /// Parses the whole of `input` with `rule` as the start rule. Under the
+    /// `rfc3986` profile the IRI reference-level rules stand for the URI ones.
+    pub fn parse(input: &'a str, rule: GrammarRule, profile: Profile) -> Result<Self, ParseError> {
+        let rule = rule.for_profile(profile);
+        syntax::parse(profile, rule, input, syntax::tree::Build { input })
+    }
+
+    /// The nodes in pre-order (a parent before its children).
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The text a node matched.
+    pub fn text(&self, node: &Node) -> &'a str {
+        &self.input[node.start..node.end]
+    }
+
+    /// The input.
+    pub fn input(&self) -> &'a str {
+        self.input
+    }
+}
+
+/// One line per node, indented by depth: the ABNF rule name, the byte span and
+/// the matched text.
+impl fmt::Display for SyntaxTree<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for n in &self.nodes {
+            writeln!(
+                f,
+                "{:indent$}{} {}..{} {:?}",
+                "",
+                n.rule.abnf_name(),
+                n.start,
+                n.end,
+                self.text(n),
+                indent = n.depth * 2
+            )?;
+        }
+        Ok(())
+    }
+}

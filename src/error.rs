@@ -155,11 +155,13 @@ pub enum ErrorKind {
 /// use iribis::{Component, ErrorKind, IriRef};
 ///
 /// let err = IriRef::parse("http://例え.jp/a b?q#f").unwrap_err();
-/// assert_eq!((err.byte(), err.char()), (17, 13));
+/// assert_eq!((err.byte(), err.char()), (18, 14));
 /// assert_eq!(err.component(), Component::Path);
 /// assert_eq!(err.kind(), ErrorKind::DisallowedCharacter { ch: ' ' });
 /// assert_eq!(err.message(), "a space is not allowed in a path: percent-encode it as %20");
-/// assert!(err.to_string().contains("                  ^"));
+/// // The caret is placed by display width: 例 and え are two columns each.
+/// let report = err.to_string();
+/// assert!(report.lines().any(|l| l == format!("  | {}^ expected \"#\", \"?\", path-sep, ipchar or the end", " ".repeat(16))));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
@@ -171,6 +173,7 @@ pub struct ParseError {
     rule: GrammarRule,
     profile: Profile,
     expected: Vec<GrammarRule>,
+    literals: Vec<String>,
     end_allowed: bool,
 }
 
@@ -181,6 +184,7 @@ impl ParseError {
         profile: Profile,
         rule: GrammarRule,
         expected: Vec<Sym>,
+        literals: Vec<String>,
         end_allowed: bool,
     ) -> ParseError {
         let byte = byte.min(input.len());
@@ -197,6 +201,7 @@ impl ParseError {
             rule,
             profile,
             expected: expected.into_iter().map(GrammarRule).collect(),
+            literals,
             end_allowed,
         }
     }
@@ -211,6 +216,7 @@ impl ParseError {
             rule,
             profile,
             expected: Vec::new(),
+            literals: Vec::new(),
             end_allowed: false,
         }
     }
@@ -262,6 +268,12 @@ impl ParseError {
         &self.expected
     }
 
+    /// The literal strings (such as `"?"`, `"]"`) that could have stood at
+    /// the position, as far as pest recorded them.
+    pub fn expected_literals(&self) -> &[String] {
+        &self.literals
+    }
+
     /// Whether the input could also have ended at the position.
     pub fn end_allowed(&self) -> bool {
         self.end_allowed
@@ -287,6 +299,9 @@ impl ParseError {
             _ => "an IRI",
         };
         match self.kind {
+            ErrorKind::UnexpectedEnd if self.in_ip_literal() => {
+                "the input ends inside an IP literal: expected the rest of the address and ']'".into()
+            }
             ErrorKind::UnexpectedEnd => {
                 let wanted = self.expected_words();
                 if wanted.is_empty() {
@@ -315,7 +330,7 @@ impl ParseError {
             ),
             ErrorKind::ColonInFirstSegment => "':' is not allowed in the first segment of a relative path, where it would read as the end of a scheme: write it as %3A or start the path with \"./\"".into(),
             ErrorKind::InvalidPort { ch } => {
-                format!("{} is not allowed in a port: a port is digits only", describe(ch))
+                format!("a port is digits only, and this one has {}", describe(ch))
             }
             ErrorKind::InvalidIpLiteral { ch } => format!(
                 "{} is not allowed here in an IP literal: expected an IPv6 address or \"v\" HEXDIG \".\" address, then ']'",
@@ -339,6 +354,14 @@ impl ParseError {
             ErrorKind::DisallowedCharacter { ch: ' ' } => {
                 format!("a space is not allowed in {a} {comp}: percent-encode it as %20")
             }
+            ErrorKind::DisallowedCharacter { ch }
+                if ch.is_ascii_alphanumeric() || matches!(ch, '-' | '.' | '_' | '~') =>
+            {
+                // Such a character is allowed in every component; what is
+                // wrong is where it stands, so percent-encoding is no advice.
+                let wanted = self.expected_words();
+                format!("{} cannot stand here in {}: expected {}", describe(ch), self.rule, if wanted.is_empty() { "something else".into() } else { wanted })
+            }
             ErrorKind::DisallowedCharacter { ch } => {
                 let hint = match ch {
                     '[' | ']' if self.component != Component::Host => {
@@ -355,9 +378,14 @@ impl ParseError {
         }
     }
 
+    fn in_ip_literal(&self) -> bool {
+        locate(&self.input[..self.byte], self.rule.0).in_ip_literal
+    }
+
     /// The expected rules in words, with "the end" when the input could end.
     fn expected_words(&self) -> String {
-        let mut words: Vec<String> = self.expected.iter().map(|r| r.abnf_name().to_owned()).collect();
+        let mut words: Vec<String> = self.literals.iter().map(|l| format!("{l:?}")).collect();
+        words.extend(self.expected.iter().map(|r| r.abnf_name().to_owned()));
         if self.end_allowed {
             words.push("the end".into());
         }
@@ -575,8 +603,8 @@ fn classify(prefix: &str, at: Option<char>, place: &Place, profile: Profile, rul
         return ErrorKind::InvalidPercentEncoding;
     }
     match place.component {
-        Component::Scheme if ch == ':' || ch == '/' || ch == '?' || ch == '#' => {
-            return if prefix.is_empty() { ErrorKind::InvalidScheme { ch } } else { ErrorKind::MissingScheme };
+        Component::Scheme if matches!(ch, '/' | '?' | '#') || (ch == ':' && !prefix.is_empty()) => {
+            return ErrorKind::MissingScheme;
         }
         Component::Scheme => return ErrorKind::InvalidScheme { ch },
         _ if place.in_ip_literal => return ErrorKind::InvalidIpLiteral { ch },

@@ -191,8 +191,24 @@ fn parse_meta(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, 
     syntax::parse(profile, rule.for_profile(profile), input, Lower)
 }
 
-fn slice(text: &str, span: Option<Span>) -> Option<&str> {
+pub(crate) fn slice(text: &str, span: Option<Span>) -> Option<&str> {
     span.map(|(s, e)| &text[s..e])
+}
+
+/// The host of a lowered parse of `text`.
+pub(crate) fn host_of<'a>(text: &'a str, meta: &Meta) -> Option<Host<'a>> {
+    let ((start, end), kind) = meta.host?;
+    let host = &text[start..end];
+    Some(match kind {
+        HostMeta::RegName => Host::RegName(host),
+        HostMeta::Ipv4(a) => Host::Ipv4(a),
+        HostMeta::Ipv6(a) => Host::Ipv6(a),
+        HostMeta::IpvFuture { dot } => Host::IpvFuture(IpvFuture {
+            // Inside the brackets of the IP literal.
+            text: &host[1..host.len() - 1],
+            dot: dot - start - 1,
+        }),
+    })
 }
 
 impl<T: AsRef<str>> IriRef<T> {
@@ -223,17 +239,7 @@ impl<T: AsRef<str>> IriRef<T> {
 
     /// The host, by kind.
     pub fn host(&self) -> Option<Host<'_>> {
-        let ((start, end), kind) = self.meta.host?;
-        let text = &self.as_str()[start..end];
-        Some(match kind {
-            HostMeta::RegName => Host::RegName(text),
-            HostMeta::Ipv4(a) => Host::Ipv4(a),
-            HostMeta::Ipv6(a) => Host::Ipv6(a),
-            HostMeta::IpvFuture { dot } => Host::IpvFuture(IpvFuture {
-                text: &text[1..text.len() - 1],
-                dot: dot - start - 1,
-            }),
-        })
+        host_of(self.as_str(), &self.meta)
     }
 
     /// The port as written, without its ":"; `Some("")` for an empty port.

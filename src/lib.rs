@@ -63,6 +63,7 @@
 //! ```
 
 mod chars;
+mod components;
 mod error;
 mod host;
 mod iri;
@@ -71,6 +72,7 @@ mod rule;
 mod syntax;
 mod tree;
 
+pub use components::Components;
 pub use error::{Component, ErrorKind, ParseError};
 pub use host::{Host, IpvFuture};
 pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};

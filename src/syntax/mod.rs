@@ -77,9 +77,59 @@ pub(crate) fn parse<V: Visit>(
                     .unwrap_or_else(|| unreachable!("a successful parse yields its start rule's pair"));
                 Ok(visitor.visit(pair, m::sym))
             }
-            Err(e) => Err(convert_error(e, input, profile, rule, m::sym)),
+            Err(e) => {
+                let literals = expected_literals(|| m::Parser::parse(whole, input).map(|_| ()));
+                Err(convert_error(e, input, profile, rule, m::sym, literals))
+            }
         }
     })
+}
+
+/// The literal strings (such as "?", "#", "]") that could have stood at the
+/// error position. pest records them only in its error-detail mode, which
+/// costs time on every parse; so it is switched on for one more parse of an
+/// input already known to fail. The switch is global: a parse running in
+/// another thread meanwhile is merely slower, and if another thread switches
+/// it off first, the list is empty and the report names only the rules.
+fn expected_literals<R: RuleType>(
+    reparse: impl FnOnce() -> Result<(), pest::error::Error<R>>,
+) -> Literals {
+    pest::set_error_detail(true);
+    let again = reparse();
+    pest::set_error_detail(false);
+    let Err(e) = again else { return Literals::default() };
+    let Some(attempts) = e.parse_attempts() else { return Literals::default() };
+    let tokens: Vec<String> = attempts.expected_tokens().iter().map(|t| t.to_string()).collect();
+    // HEXDIG's case-insensitive "A".."F" were expected: pest names only
+    // HEXDIG's DIGIT alternative among the rules.
+    let hex = tokens.iter().any(|t| t == "A");
+    let strings = tokens
+        .into_iter()
+        // pest does not export its token type; its Display writes a string
+        // token as itself, a range as "a..b" and a built-in rule as
+        // BUILTIN_RULE. Keep the punctuation strings (but "%", which pct-encoded
+        // says better): the letters and digits
+        // are better said by the rules that contain them.
+        .filter(|t| !t.is_empty() && t != "%" && !t.contains("..") && !t.chars().any(|c| c.is_ascii_alphanumeric()))
+        .collect();
+    Literals { strings, hex }
+}
+
+/// What pest's error-detail mode adds to an error.
+#[derive(Default)]
+struct Literals {
+    /// The punctuation strings expected at the position.
+    strings: Vec<String>,
+    /// Whether a hexadecimal digit was expected there.
+    hex: bool,
+}
+
+/// A [`Visit`] for a yes-or-no match.
+struct Matches;
+
+impl Visit for Matches {
+    type Out = ();
+    fn visit<R: RuleType>(self, _: Pair<'_, R>, _: fn(R) -> Option<Sym>) {}
 }
 
 fn convert_error<R: RuleType>(
@@ -88,20 +138,41 @@ fn convert_error<R: RuleType>(
     profile: Profile,
     rule: GrammarRule,
     sym: fn(R) -> Option<Sym>,
+    literals: Literals,
 ) -> ParseError {
     let byte = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((p, _)) => p,
     };
-    let mut expected: Vec<Sym> = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            positives.iter().filter_map(|&r| sym(r)).collect()
+    let mut expected: Vec<Sym> = Vec::new();
+    let mut end_allowed = false;
+    if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
+        for &r in positives {
+            match sym(r) {
+                Some(s) => expected.push(s),
+                // pest's built-in end-of-input rule.
+                None if format!("{r:?}") == "EOI" => end_allowed = true,
+                // The WHOLE_ wrapper: pest folded the attempts inside the
+                // start rule into it.
+                None => expected.push(rule.0),
+            }
         }
-        ErrorVariant::CustomError { .. } => Vec::new(),
-    };
+    }
+    if literals.hex {
+        for s in &mut expected {
+            if *s == Sym::DIGIT {
+                *s = Sym::HEXDIG;
+            }
+        }
+    }
     expected.sort();
     expected.dedup();
-    let end_allowed = matches!(&e.variant, ErrorVariant::ParsingError { positives, .. }
-        if positives.iter().any(|&r| sym(r).is_none()));
-    ParseError::new(input, byte, profile, rule, expected, end_allowed)
+    // A literal that one of the expected rules matches says nothing more
+    // (":" beside ipchar, "." beside iunreserved): keep the others.
+    let literals = literals
+        .strings
+        .into_iter()
+        .filter(|l| !expected.iter().any(|&r| parse(profile, GrammarRule(r), l, Matches).is_ok()))
+        .collect();
+    ParseError::new(input, byte, profile, rule, expected, literals, end_allowed)
 }

@@ -1,1 +1,56 @@
-fn main() {}
+//! `iri`: the command-line client of the iribis library.
+//!
+//! Exit status: 0 when every input is valid, 1 when some input is not, 2 on a
+//! usage or I/O error.
+
+mod inputs;
+mod parse;
+mod tree;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Internationalized Resource Identifiers, by draft-ietf-iri-3987bis-13.
+#[derive(Parser)]
+#[command(name = "iri", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse IRI references (arguments, or one per line of standard input)
+    /// and print their components or the error.
+    Parse(parse::Args),
+    /// Print the parse tree of one input: every rule, with its byte span.
+    Tree(tree::Args),
+}
+
+/// The outcome of a subcommand, turned into the exit status.
+pub(crate) enum Outcome {
+    /// Every input was valid.
+    AllValid,
+    /// At least one input was not.
+    SomeInvalid,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Parse(args) => parse::run(args),
+        Command::Tree(args) => tree::run(args),
+    };
+    match result {
+        Ok(Outcome::AllValid) => ExitCode::SUCCESS,
+        Ok(Outcome::SomeInvalid) => ExitCode::from(1),
+        // A closed pipe (`iri parse ... | head`) is not an error.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "iri: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

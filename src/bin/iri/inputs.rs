@@ -1,0 +1,42 @@
+//! Where inputs come from: the arguments, or one per line of standard input.
+
+use std::io::{self, BufRead};
+
+/// One input: its text, or the line's bytes when they are not UTF-8.
+pub(crate) enum Input {
+    Text(String),
+    NotUtf8 { lossy: String, valid_up_to: usize },
+}
+
+/// The arguments when there are any; otherwise each line of standard input,
+/// with only its terminator ("\n" or "\r\n") removed: nothing is trimmed, and
+/// an empty line is an input (the empty reference).
+pub(crate) fn inputs(args: Vec<String>) -> Box<dyn Iterator<Item = io::Result<Input>>> {
+    if !args.is_empty() {
+        return Box::new(args.into_iter().map(|a| Ok(Input::Text(a))));
+    }
+    let mut stdin = io::stdin().lock();
+    let mut buf = Vec::new();
+    Box::new(std::iter::from_fn(move || {
+        buf.clear();
+        match stdin.read_until(b'\n', &mut buf) {
+            Ok(0) => None,
+            Ok(_) => {
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                    if buf.last() == Some(&b'\r') {
+                        buf.pop();
+                    }
+                }
+                Some(Ok(match String::from_utf8(std::mem::take(&mut buf)) {
+                    Ok(s) => Input::Text(s),
+                    Err(e) => Input::NotUtf8 {
+                        valid_up_to: e.utf8_error().valid_up_to(),
+                        lossy: String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                    },
+                }))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }))
+}

@@ -1,0 +1,60 @@
+//! Shared by the integration tests: insta settings and a plain-text rendering
+//! of parse results for snapshots.
+#![allow(dead_code)]
+
+use iribis::{IriRef, ParseError, ParseOptions, Profile};
+
+/// insta settings: snapshots live in the top-level `snapshots/` folder.
+pub fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path(concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"));
+    s.set_prepend_module_to_snapshot(true);
+    s
+}
+
+/// One line per present component, `name: "value"`; absent components are
+/// left out, so `query: ""` (empty) and no query line (absent) differ.
+pub fn components(r: &IriRef<&str>) -> String {
+    let mut out = String::new();
+    let mut line = |name: &str, v: Option<&str>| {
+        if let Some(v) = v {
+            out.push_str(&format!("  {name}: {v:?}\n"));
+        }
+    };
+    line("scheme", r.scheme());
+    line("authority", r.authority());
+    line("userinfo", r.userinfo());
+    let host = r.host().map(|h| format!("{} {}", h.kind_name(), r.host_str().unwrap_or("")));
+    line("host", host.as_deref());
+    line("port", r.port());
+    line("path", Some(r.path()));
+    line("query", r.query());
+    line("fragment", r.fragment());
+    out
+}
+
+/// The rendering of one parse: the input, then its components or the
+/// error's report.
+pub fn render(input: &str, result: Result<IriRef<&str>, ParseError>) -> String {
+    match result {
+        Ok(r) => format!("{input:?}\n{}", components(&r)),
+        Err(e) => format!("{input:?}\n  INVALID {:?} at byte {} char {}\n{}\n", e.kind(), e.byte(), e.char(), indent(&e.to_string())),
+    }
+}
+
+pub fn parse(input: &str, profile: Profile) -> Result<IriRef<&str>, ParseError> {
+    IriRef::parse_with(input, &ParseOptions::new().profile(profile))
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("    {l}\n")).collect::<String>().trim_end().to_owned()
+}
+
+/// The examples of a data file: every line but `# ` comments; `""` stands
+/// for the empty string.
+pub fn examples(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with("# ") && *l != "#")
+        .map(|l| if l == "\"\"" { String::new() } else { l.to_owned() })
+        .collect()
+}

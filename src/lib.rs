@@ -71,6 +71,8 @@ mod components;
 mod error;
 mod host;
 mod iri;
+#[cfg(feature = "lab")]
+pub mod lab;
 mod profile;
 mod rule;
 mod syntax;

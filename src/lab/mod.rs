@@ -1,0 +1,26 @@
+//! The grammar lab: run pest grammars loaded at run time, compare two of them
+//! over a corpus, check a pest grammar against the spec's ABNF, and
+//! transcribe ABNF into pest. The `iri grammar` commands are built on it.
+//!
+//! ```
+//! use iribis::{lab::PestGrammar, Profile};
+//!
+//! // The built-in grammar, edited: ireg-name without the erratum's pct-form.
+//! let text = PestGrammar::builtin_source(Profile::Rfc3987bis)
+//!     .replace("ireg_name = { (iunreserved | pct_form | sub_delims)* }", "ireg_name = { (iunreserved | sub_delims)* }");
+//! let edited = PestGrammar::parse(&text, "edited.pest").unwrap();
+//! let builtin = PestGrammar::builtin(Profile::Rfc3987bis);
+//! assert!(builtin.accepts("IRI", "http://r%C3%A9sum%C3%A9.example.org"));
+//! assert!(!edited.accepts("IRI", "http://r%C3%A9sum%C3%A9.example.org"));
+//! ```
+
+mod check;
+mod diff;
+mod from_abnf;
+mod language;
+mod runtime;
+
+pub use check::{check, check_abnf, CheckReport, CheckRow, Status};
+pub use diff::{diff, DiffKind, DiffReport, Difference, Side};
+pub use from_abnf::from_abnf;
+pub use runtime::{GrammarError, PestGrammar, RuntimeFailure, RuntimeNode, RuntimeTree};

@@ -23,8 +23,10 @@ pub(crate) fn is_iprivate(c: char, profile: Profile) -> bool {
 
 /// `leiri-ucschar` (3987bis §6.1).
 pub(crate) fn is_leiri_ucschar(c: char) -> bool {
-    matches!(c, ' ' | '<' | '>' | '"' | '{' | '}' | '|' | '\\' | '^' | '`')
-        || matches!(c as u32, 0x0..=0x1F | 0x7F..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
+    matches!(
+        c,
+        ' ' | '<' | '>' | '"' | '{' | '}' | '|' | '\\' | '^' | '`'
+    ) || matches!(c as u32, 0x0..=0x1F | 0x7F..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
 }
 
 /// Whether `c` may stand unencoded in an ipchar-based component (path,

@@ -14,8 +14,9 @@ use crate::{GrammarRule, Profile};
 /// ```
 /// use iribis::{Component, IriRef};
 ///
-/// let err = IriRef::parse("http://example.org:8o/").unwrap_err();
+/// let err = IriRef::parse("http://[::1]:8o/").unwrap_err();
 /// assert_eq!(err.component(), Component::Port);
+/// assert_eq!(err.byte(), 14);
 /// assert_eq!(err.component().name(), "port");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,9 +71,9 @@ impl Component {
             | IPvFuture | h16 | ls32 | dec_octet => Component::Host,
             port => Component::Port,
             ipath | ipath_abempty | ipath_absolute | ipath_noscheme | ipath_rootless
-            | ipath_empty | path | path_abempty | path_absolute | path_noscheme
-            | path_rootless | path_empty | isegment | isegment_nz | isegment_nz_nc | segment
-            | segment_nz | segment_nz_nc => Component::Path,
+            | ipath_empty | path | path_abempty | path_absolute | path_noscheme | path_rootless
+            | path_empty | isegment | isegment_nz | isegment_nz_nc | segment | segment_nz
+            | segment_nz_nc => Component::Path,
             iquery | query => Component::Query,
             ifragment | fragment => Component::Fragment,
             _ => Component::Input,
@@ -440,7 +441,9 @@ fn render(input: &str, at: usize) -> (String, usize) {
         if i == at {
             col = width;
         }
-        if c.is_control() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}') {
+        if c.is_control()
+            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+        {
             let esc = format!("\\u{{{:X}}}", c as u32);
             width += esc.len();
             shown.push_str(&esc);
@@ -469,7 +472,10 @@ fn article(word: &str) -> &'static str {
 
 /// `'x' (U+0078)`, or just `U+200E` for characters that do not print.
 fn describe(c: char) -> String {
-    if c.is_control() || c.is_whitespace() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}') {
+    if c.is_control()
+        || c.is_whitespace()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
+    {
         format!("U+{:04X}", c as u32)
     } else {
         format!("'{c}' (U+{:04X})", c as u32)
@@ -501,7 +507,10 @@ struct Place {
 /// of RFC 3986 Appendix B. Used for error messages only: successful parses
 /// take their components from the parse tree.
 fn locate(prefix: &str, rule: Sym) -> Place {
-    use Sym::{absolute_IRI, absolute_URI, irelative_ref, relative_ref, IRI, IRI_reference, URI, URI_reference};
+    use Sym::{
+        absolute_IRI, absolute_URI, irelative_ref, relative_ref, IRI_reference, URI_reference, IRI,
+        URI,
+    };
     let mut place = Place {
         component: Component::of_rule(rule),
         in_ip_literal: false,
@@ -557,7 +566,11 @@ fn locate(prefix: &str, rule: Sym) -> Place {
                     };
                     place.port = Some(host[colon + 1..].to_owned());
                 } else {
-                    place.component = if auth.contains('@') { Component::Host } else { Component::Authority };
+                    place.component = if auth.contains('@') {
+                        Component::Host
+                    } else {
+                        Component::Authority
+                    };
                 }
                 return place;
             }
@@ -581,7 +594,13 @@ fn is_scheme(s: &str) -> bool {
         && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
 }
 
-fn classify(prefix: &str, at: Option<char>, place: &Place, profile: Profile, rule: Sym) -> ErrorKind {
+fn classify(
+    prefix: &str,
+    at: Option<char>,
+    place: &Place,
+    profile: Profile,
+    rule: Sym,
+) -> ErrorKind {
     let tail: Vec<char> = prefix.chars().rev().take(2).collect();
     // The last one or two characters before the position are "%" or "%" HEXDIG.
     let in_percent = match tail.as_slice() {
@@ -593,7 +612,11 @@ fn classify(prefix: &str, at: Option<char>, place: &Place, profile: Profile, rul
         return ErrorKind::InvalidPercentEncoding;
     }
     let Some(ch) = at else {
-        return if place.component == Component::Scheme && matches!(rule, Sym::IRI | Sym::absolute_IRI | Sym::URI | Sym::absolute_URI) {
+        return if place.component == Component::Scheme
+            && matches!(
+                rule,
+                Sym::IRI | Sym::absolute_IRI | Sym::URI | Sym::absolute_URI
+            ) {
             ErrorKind::MissingScheme
         } else {
             ErrorKind::UnexpectedEnd
@@ -609,10 +632,20 @@ fn classify(prefix: &str, at: Option<char>, place: &Place, profile: Profile, rul
         Component::Scheme => return ErrorKind::InvalidScheme { ch },
         _ if place.in_ip_literal => return ErrorKind::InvalidIpLiteral { ch },
         Component::Port | Component::Authority
-            if place.port.as_deref().is_some_and(|p| !p.bytes().all(|b| b.is_ascii_digit())) =>
+            if place
+                .port
+                .as_deref()
+                .is_some_and(|p| !p.bytes().all(|b| b.is_ascii_digit())) =>
         {
-            let bad = place.port.as_deref().unwrap_or("").chars().find(|c| !c.is_ascii_digit());
-            return ErrorKind::InvalidPort { ch: bad.unwrap_or(ch) };
+            let bad = place
+                .port
+                .as_deref()
+                .unwrap_or("")
+                .chars()
+                .find(|c| !c.is_ascii_digit());
+            return ErrorKind::InvalidPort {
+                ch: bad.unwrap_or(ch),
+            };
         }
         Component::Port if !ch.is_ascii_digit() && !matches!(ch, '/' | '?' | '#') => {
             return ErrorKind::InvalidPort { ch };

@@ -39,7 +39,9 @@ impl GrammarRule {
     pub fn from_name(name: &str) -> Option<GrammarRule> {
         Sym::ALL
             .iter()
-            .find(|s| s.abnf_name().eq_ignore_ascii_case(name) || s.pest_name().eq_ignore_ascii_case(name))
+            .find(|s| {
+                s.abnf_name().eq_ignore_ascii_case(name) || s.pest_name().eq_ignore_ascii_case(name)
+            })
             .map(|&s| GrammarRule(s))
     }
 

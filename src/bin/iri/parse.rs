@@ -59,7 +59,11 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
                 let message = "the line is not UTF-8: an IRI is a sequence of Unicode characters (percent-encode octets as %HH)";
                 if args.json {
                     let error = json!({"byte": valid_up_to, "char": chars, "message": message});
-                    writeln!(out, "{}", json!({"input": lossy, "valid": false, "error": error}))?;
+                    writeln!(
+                        out,
+                        "{}",
+                        json!({"input": lossy, "valid": false, "error": error})
+                    )?;
                 } else {
                     writeln!(out, "error: {message}\n --> byte {valid_up_to}, character {chars}\n  |\n  | {lossy}\n")?;
                 }
@@ -125,7 +129,9 @@ fn to_json(input: &str, result: &Result<Components<'_>, ParseError>) -> Value {
 
 fn write_human(out: &mut impl Write, input: &str, c: &Components<'_>) -> io::Result<()> {
     writeln!(out, "{input}")?;
-    let host = c.host().map(|h| format!("{} ({})", c.host_str().unwrap_or(""), h.kind_name()));
+    let host = c
+        .host()
+        .map(|h| format!("{} ({})", c.host_str().unwrap_or(""), h.kind_name()));
     let rows = [
         ("scheme", c.scheme().map(str::to_owned)),
         ("authority", c.authority().map(str::to_owned)),

@@ -44,7 +44,7 @@ pub(crate) fn is_extended(c: char, profile: Profile) -> bool {
 /// right-to-left blocks of the supplementary planes). Used to decide whether
 /// an input is shown inside a left-to-right embedding (RFC 3987 §4.1).
 pub(crate) fn is_rtl(c: char) -> bool {
-    matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFF | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF)
+    matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDCF | 0xFDF0..=0xFDFF | 0xFE70..=0xFEFE | 0x10800..=0x10FFF | 0x1E800..=0x1EFFF)
 }
 
 #[cfg(test)]

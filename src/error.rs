@@ -333,6 +333,7 @@ impl ParseError {
             ErrorKind::InvalidPort { ch } => {
                 format!("a port is digits only, and this one has {}", describe(ch))
             }
+            ErrorKind::InvalidIpLiteral { ch: '%' } => "'%' is not allowed in an IP literal: IPv6 zone identifiers (RFC 6874) are not part of RFC 3986, RFC 3987 or 3987bis".into(),
             ErrorKind::InvalidIpLiteral { ch } => format!(
                 "{} is not allowed here in an IP literal: expected an IPv6 address or \"v\" HEXDIG \".\" address, then ']'",
                 describe(ch)
@@ -441,9 +442,7 @@ fn render(input: &str, at: usize) -> (String, usize) {
         if i == at {
             col = width;
         }
-        if c.is_control()
-            || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
-        {
+        if invisible(c) {
             let esc = format!("\\u{{{:X}}}", c as u32);
             width += esc.len();
             shown.push_str(&esc);
@@ -470,12 +469,21 @@ fn article(word: &str) -> &'static str {
     }
 }
 
+/// Characters that print as nothing, or as something else, in a terminal:
+/// controls, format characters (zero-width, bidi, word joiner, BOM),
+/// private-use characters, noncharacters and tags. They are shown escaped.
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}')
+        || matches!(c, '\u{FDD0}'..='\u{FDEF}' | '\u{FFF0}'..='\u{FFFF}')
+        || (c as u32 & 0xFFFE) == 0xFFFE
+        || chars::is_iprivate(c, Profile::Rfc3987bis)
+        || (0xE0000..=0xE0FFF).contains(&(c as u32))
+}
+
 /// `'x' (U+0078)`, or just `U+200E` for characters that do not print.
 fn describe(c: char) -> String {
-    if c.is_control()
-        || c.is_whitespace()
-        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
-    {
+    if invisible(c) || c.is_whitespace() {
         format!("U+{:04X}", c as u32)
     } else {
         format!("'{c}' (U+{:04X})", c as u32)
@@ -622,7 +630,7 @@ fn classify(
             ErrorKind::UnexpectedEnd
         };
     };
-    if ch == '%' && place.component != Component::Scheme {
+    if ch == '%' && place.component != Component::Scheme && !place.in_ip_literal {
         return ErrorKind::InvalidPercentEncoding;
     }
     match place.component {

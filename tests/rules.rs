@@ -5,6 +5,9 @@
 use std::net::Ipv6Addr;
 use std::path::Path;
 
+mod common;
+
+use common::unescape;
 use iribis::{Components, GrammarRule, Host, IriRef, Profile};
 
 /// One line of a table: the expectation, the profile and the input.
@@ -13,24 +16,6 @@ struct Case {
     valid: bool,
     profile: Profile,
     input: String,
-}
-
-/// `\u{XXXX}` stands for that character; `""` alone for the empty input.
-fn unescape(s: &str) -> String {
-    if s == "\"\"" {
-        return String::new();
-    }
-    let mut out = String::new();
-    let mut rest = s;
-    while let Some(at) = rest.find("\\u{") {
-        out.push_str(&rest[..at]);
-        let close = rest[at..].find('}').expect("unclosed \\u{") + at;
-        let code = u32::from_str_radix(&rest[at + 3..close], 16).expect("hex in \\u{}");
-        out.push(char::from_u32(code).expect("a Unicode scalar value"));
-        rest = &rest[close + 1..];
-    }
-    out.push_str(rest);
-    out
 }
 
 fn cases(path: &Path) -> Vec<Case> {

@@ -76,3 +76,21 @@ pub fn examples(text: &str) -> Vec<String> {
         })
         .collect()
 }
+
+/// `\u{XXXX}` stands for that character; `""` alone for the empty input.
+pub fn unescape(s: &str) -> String {
+    if s == "\"\"" {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(at) = rest.find("\\u{") {
+        out.push_str(&rest[..at]);
+        let close = rest[at..].find('}').expect("unclosed \\u{") + at;
+        let code = u32::from_str_radix(&rest[at + 3..close], 16).expect("hex in \\u{}");
+        out.push(char::from_u32(code).expect("a Unicode scalar value"));
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}

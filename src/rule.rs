@@ -66,6 +66,23 @@ impl GrammarRule {
         crate::syntax::has_rule(profile, self.0)
     }
 
+    /// The rule `profile` parses for this one, if it has one: the rule
+    /// itself, or under `rfc3986` the URI counterpart of an IRI
+    /// reference-level rule (`IRI-reference` stands for `URI-reference`).
+    ///
+    /// ```
+    /// use iribis::{GrammarRule, Profile};
+    ///
+    /// let iri = GrammarRule::IRI;
+    /// assert_eq!(iri.in_profile(Profile::Rfc3986).unwrap().abnf_name(), "URI");
+    /// let ihost = GrammarRule::from_name("ihost").unwrap();
+    /// assert_eq!(ihost.in_profile(Profile::Rfc3986), None);
+    /// assert_eq!(ihost.in_profile(Profile::Leiri), Some(ihost));
+    /// ```
+    pub fn in_profile(self, profile: Profile) -> Option<GrammarRule> {
+        Some(self.for_profile(profile)).filter(|r| r.is_in(profile))
+    }
+
     /// The rule a profile parses for this one: under `rfc3986`, the IRI
     /// reference-level rules stand for their URI counterparts.
     pub(crate) fn for_profile(self, profile: Profile) -> GrammarRule {

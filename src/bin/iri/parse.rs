@@ -30,13 +30,19 @@ pub(crate) fn rule_arg(name: &str) -> Result<GrammarRule, String> {
     })
 }
 
-pub(crate) fn run(args: Args) -> io::Result<Outcome> {
-    if !args.rule.is_in(args.profile) && GrammarRule::IRI_REFERENCE != args.rule {
-        return Err(io::Error::new(
+/// A usage error when `profile`'s grammar has no `rule`.
+pub(crate) fn check_rule(rule: GrammarRule, profile: Profile) -> io::Result<()> {
+    match rule.in_profile(profile) {
+        Some(_) => Ok(()),
+        None => Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!("the {} profile has no rule {}", args.profile, args.rule),
-        ));
+            format!("the {profile} profile has no rule {rule}"),
+        )),
     }
+}
+
+pub(crate) fn run(args: Args) -> io::Result<Outcome> {
+    check_rule(args.rule, args.profile)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut outcome = Outcome::AllValid;
     for input in inputs(args.inputs) {

@@ -67,6 +67,8 @@ pub struct CheckRow {
 pub struct CheckReport {
     /// ABNF rules in ABNF order, then pest rules with no ABNF counterpart.
     pub rows: Vec<CheckRow>,
+    /// How the single-character rules were run over the code points.
+    pub scan: String,
 }
 
 impl CheckReport {
@@ -98,7 +100,11 @@ impl fmt::Display for CheckReport {
             }
         }
         let counts: Vec<String> = counts.iter().map(|(n, c)| format!("{c} {n}")).collect();
-        writeln!(f, "\n{} rules: {}", self.rows.len(), counts.join(", "))
+        writeln!(f, "\n{} rules: {}", self.rows.len(), counts.join(", "))?;
+        if !self.scan.is_empty() {
+            writeln!(f, "single-character rules: {}", self.scan)?;
+        }
+        Ok(())
     }
 }
 
@@ -166,16 +172,21 @@ pub fn check_abnf(profile: Profile) -> Result<(Grammar, Grammar), crate::abnf::A
 ///
 /// ```
 /// use iribis::abnf::Grammar;
-/// use iribis::lab::{check, PestGrammar, Status};
+/// use iribis::lab::{check, PestGrammar, Scan, Status};
 ///
 /// let abnf = Grammar::parse("pair = 1*2DIGIT \"=\" DIGIT\nDIGIT = %x30-39\n", "mini.abnf")?;
 /// let pest = PestGrammar::parse("pair = { DIGIT{1,3} ~ \"=\" ~ DIGIT }\nDIGIT = { '0'..'9' }", "mini.pest").unwrap();
-/// let report = check(&abnf, &pest, None);
+/// let report = check(&abnf, &pest, None, Scan::Classes);
 /// assert_eq!(report.rows[0].status, Status::Differs); // pest accepts "000=0"
 /// assert_eq!(report.rows[1].status, Status::Ok);
 /// # Ok::<(), iribis::abnf::AbnfError>(())
 /// ```
-pub fn check(abnf: &Grammar, pest: &PestGrammar, printed: Option<&Grammar>) -> CheckReport {
+pub fn check(
+    abnf: &Grammar,
+    pest: &PestGrammar,
+    printed: Option<&Grammar>,
+    scan: Scan,
+) -> CheckReport {
     let mut rows = Vec::new();
     let mut singles: Vec<(usize, String, CharSet)> = Vec::new();
     for rule in abnf.rules() {
@@ -211,11 +222,13 @@ pub fn check(abnf: &Grammar, pest: &PestGrammar, printed: Option<&Grammar>) -> C
         }
         rows.push(row);
     }
-    let scanned = scan_code_points(pest, &singles);
+    let (how, scanned) = scan_code_points(pest, &singles, scan);
     for ((i, _, set), mismatch) in singles.iter().zip(scanned) {
-        let size: u64 = set.iter().map(|&(a, b)| u64::from(b - a + 1)).sum();
         rows[*i].detail = match mismatch {
-            None => format!("every code point: the same set of {size}"),
+            None => format!(
+                "the same {} characters, checked on every code point",
+                size(set)
+            ),
             Some(m) => {
                 rows[*i].status = Status::Differs;
                 m
@@ -281,7 +294,7 @@ pub fn check(abnf: &Grammar, pest: &PestGrammar, printed: Option<&Grammar>) -> C
             });
         }
     }
-    CheckReport { rows }
+    CheckReport { rows, scan: how }
 }
 
 /// When `rule` differs from the rule of its name as printed, says so and
@@ -322,17 +335,40 @@ fn has_prose(node: &Node) -> bool {
     }
 }
 
-/// Runs every single-character rule on every code point with one pest_vm
-/// parse per code point: a probe rule tests all of them with lookaheads
-/// `&(rule ~ EOI)` (the rule matching the whole one-character input) and
-/// marks each that matches. Returns, per rule, `None` when the pest set is
-/// the ABNF's, or a description of the difference.
+/// How [`check`] runs the single-character rules over the code points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scan {
+    /// Split U+0000..U+10FFFF at every code point where some expression of
+    /// the pest grammar or the ABNF set starts or stops matching; between
+    /// two such bounds every character fares the same, so pest_vm runs on
+    /// the first and the last character of each class (and on all of a
+    /// class where those two disagree). Falls back to [`Scan::Exhaustive`]
+    /// for a grammar whose expressions it cannot see through (Unicode
+    /// properties, the stack).
+    #[default]
+    Classes,
+    /// Run pest_vm on every code point (1,112,064 parses: seconds in an
+    /// optimized build, half a minute or more in a debug one).
+    Exhaustive,
+}
+
+/// Per rule, the code point ranges where pest and the ABNF disagree: pest
+/// accepts and the ABNF does not, and back.
+type Found = Vec<(Vec<(u32, u32)>, Vec<(u32, u32)>)>;
+
+/// Runs every single-character rule on the code points (see [`Scan`]) with
+/// one pest_vm parse per code point run: a probe rule tests all the rules
+/// with lookaheads `&(rule ~ EOI)` (the rule matching the whole
+/// one-character input) and marks each that matches. Returns how the scan
+/// went, and per rule `None` when the pest set is the ABNF's, or a
+/// description of the difference.
 fn scan_code_points(
     pest: &PestGrammar,
     singles: &[(usize, String, CharSet)],
-) -> Vec<Option<String>> {
+    scan: Scan,
+) -> (String, Vec<Option<String>>) {
     if singles.is_empty() {
-        return Vec::new();
+        return (String::new(), Vec::new());
     }
     let mut probe = String::from("lab_probe__ = { SOI");
     let mut marks = String::new();
@@ -342,64 +378,79 @@ fn scan_code_points(
     }
     probe.push_str(" ~ ANY ~ EOI }\n");
     let Ok(g) = pest.with_rules(&format!("{probe}{marks}")) else {
-        return vec![
-            Some("the probe rule could not be added to the grammar".into());
-            singles.len()
-        ];
+        let why = "the probe rule could not be added to the grammar".to_string();
+        return (String::new(), vec![Some(why); singles.len()]);
     };
-    // Per rule: code points pest accepts and the ABNF does not, and back.
-    type Found = Vec<(Vec<u32>, Vec<u32>)>;
-    let scan = |from: u32, to: u32| -> Found {
-        let mut found: Found = vec![(Vec::new(), Vec::new()); singles.len()];
+    let verdict = |c: char| -> Vec<bool> {
         let mut hit = vec![false; singles.len()];
         let mut buf = [0u8; 4];
-        for c in (from..to).filter_map(char::from_u32) {
-            hit.iter_mut().for_each(|h| *h = false);
-            g.probe("lab_probe__", c.encode_utf8(&mut buf), |name| {
-                if let Some(k) = name
-                    .strip_prefix("lab_mark__")
-                    .and_then(|k| k.parse::<usize>().ok())
-                {
-                    hit[k] = true;
-                }
-            });
-            for (k, (_, _, set)) in singles.iter().enumerate() {
-                let want = contains(set, c as u32);
-                if hit[k] && !want {
-                    found[k].0.push(c as u32);
-                } else if !hit[k] && want {
-                    found[k].1.push(c as u32);
-                }
+        g.probe("lab_probe__", c.encode_utf8(&mut buf), |name| {
+            if let Some(k) = name
+                .strip_prefix("lab_mark__")
+                .and_then(|k| k.parse::<usize>().ok())
+            {
+                hit[k] = true;
+            }
+        });
+        hit
+    };
+    let note = |found: &mut Found, lo: u32, hi: u32, hit: &[bool]| {
+        for (k, (_, _, set)) in singles.iter().enumerate() {
+            let want = contains(set, lo);
+            if hit[k] && !want {
+                found[k].0.push((lo, hi));
+            } else if !hit[k] && want {
+                found[k].1.push((lo, hi));
             }
         }
-        found
     };
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, 8) as u32;
-    let chunk = 0x11_0000 / threads + 1;
-    let parts: Vec<Found> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let scan = &scan;
-                s.spawn(move || scan(t * chunk, ((t + 1) * chunk).min(0x11_0000)))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
-    });
-    (0..singles.len())
-        .map(|k| {
-            let extra: Vec<u32> = parts
-                .iter()
-                .flat_map(|p| p.get(k).map(|x| x.0.clone()).unwrap_or_default())
-                .collect();
-            let lacking: Vec<u32> = parts
-                .iter()
-                .flat_map(|p| p.get(k).map(|x| x.1.clone()).unwrap_or_default())
-                .collect();
+    let every = |found: &mut Found, from: u32, to: u32| {
+        for c in (from..to).filter_map(char::from_u32) {
+            note(found, c as u32, c as u32, &verdict(c));
+        }
+    };
+    let mut found: Found = vec![(Vec::new(), Vec::new()); singles.len()];
+    let bounds = pest.char_bounds().filter(|_| scan == Scan::Classes);
+    let how = match bounds {
+        Some(bounds) => {
+            let mut bounds = bounds.to_vec();
+            for (_, _, set) in singles {
+                bounds.extend(set.iter().flat_map(|&(a, b)| [a, b + 1]));
+            }
+            bounds.sort_unstable();
+            bounds.dedup();
+            let mut classes = 0;
+            let mut runs = 0;
+            for w in bounds.windows(2) {
+                let (from, to) = (w[0], w[1].min(0x11_0000));
+                let (Some(lo), Some(hi)) = (
+                    (from..to).find_map(char::from_u32),
+                    (from..to).rev().find_map(char::from_u32),
+                ) else {
+                    continue;
+                };
+                classes += 1;
+                let (a, b) = (verdict(lo), verdict(hi));
+                runs += 2;
+                if a == b {
+                    note(&mut found, lo as u32, hi as u32, &a);
+                } else {
+                    // Cannot happen if the bounds are right; be exhaustive
+                    // rather than trust them.
+                    every(&mut found, from, to);
+                    runs += to - from;
+                }
+            }
+            format!("every code point, in {classes} classes ({runs} pest_vm runs)")
+        }
+        None => {
+            every(&mut found, 0, 0x11_0000);
+            "every code point, one pest_vm run each".to_string()
+        }
+    };
+    let diffs = found
+        .into_iter()
+        .map(|(extra, lacking)| {
             if extra.is_empty() && lacking.is_empty() {
                 return None;
             }
@@ -407,29 +458,38 @@ fn scan_code_points(
             if !extra.is_empty() {
                 parts.push(format!(
                     "pest accepts {} the ABNF does not ({})",
-                    extra.len(),
+                    size(&extra),
                     ranges(&extra)
                 ));
             }
             if !lacking.is_empty() {
                 parts.push(format!(
                     "pest rejects {} the ABNF accepts ({})",
-                    lacking.len(),
+                    size(&lacking),
                     ranges(&lacking)
                 ));
             }
             Some(parts.join("; "))
         })
-        .collect()
+        .collect();
+    (how, diffs)
 }
 
-/// Sorted code points as at most three ranges, `U+E0000..U+E0FFF`, then "...".
-fn ranges(v: &[u32]) -> String {
+/// The number of characters in the ranges (surrogates left out).
+fn size(v: &[(u32, u32)]) -> u32 {
+    v.iter()
+        .map(|&(a, b)| (a..=b).filter(|&c| char::from_u32(c).is_some()).count() as u32)
+        .sum()
+}
+
+/// Sorted code point ranges, merged, as at most three ranges
+/// `U+E0000..U+E0FFF`, then "...".
+fn ranges(v: &[(u32, u32)]) -> String {
     let mut rs: Vec<(u32, u32)> = Vec::new();
-    for &c in v {
+    for &(a, b) in v {
         match rs.last_mut() {
-            Some(last) if c == last.1 + 1 || (last.1 == 0xD7FF && c == 0xE000) => last.1 = c,
-            _ => rs.push((c, c)),
+            Some(last) if a == last.1 + 1 || (last.1 == 0xD7FF && a == 0xE000) => last.1 = b,
+            _ => rs.push((a, b)),
         }
     }
     let mut out: Vec<String> = rs

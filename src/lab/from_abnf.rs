@@ -37,18 +37,21 @@ pub fn from_abnf(g: &Grammar) -> String {
     let mut out = String::from(
         "// Transcribed from ABNF by `iri grammar from-abnf`. The `// PEG:` comments\n// mark where PEG's ordered choice or greedy repetition may change the\n// language: check them by hand, then run `iri grammar check`.\n",
     );
-    let mut origin = "";
+    let first_origin = g
+        .rules()
+        .next()
+        .map(|r| r.origin.clone())
+        .unwrap_or_default();
     for rule in g.rules() {
-        if rule.origin != origin {
-            origin = &rule.origin;
-            out.push_str(&format!("\n// ---- {origin} ----\n"));
-        }
         out.push('\n');
         out.push_str(&format!(
             "/// {} = {}\n",
             rule.name,
             abnf_text(&rule.node, 0)
         ));
+        if rule.origin != first_origin {
+            out.push_str(&format!("// (from {})\n", rule.origin));
+        }
         let mut flags = Vec::new();
         firsts.flag(&rule.node, &mut flags);
         for f in flags {

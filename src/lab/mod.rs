@@ -20,7 +20,24 @@ mod from_abnf;
 mod language;
 mod runtime;
 
-pub use check::{check, check_abnf, CheckReport, CheckRow, Status};
+pub use check::{check, check_abnf, CheckReport, CheckRow, Scan, Status};
 pub use diff::{diff, DiffKind, DiffReport, Difference, Side};
 pub use from_abnf::from_abnf;
 pub use runtime::{GrammarError, PestGrammar, RuntimeFailure, RuntimeNode, RuntimeTree};
+
+/// The default corpus of `iri grammar diff`: every spec example and every
+/// table-test input (`grammar/corpus/`), one input per line, built in.
+///
+/// ```
+/// let corpus: Vec<&str> = iribis::lab::default_corpus().collect();
+/// assert!(corpus.contains(&"http://r%C3%A9sum%C3%A9.example.org"));
+/// assert!(corpus.contains(&""));
+/// ```
+pub fn default_corpus() -> impl Iterator<Item = &'static str> {
+    [
+        include_str!("../../grammar/corpus/spec-examples.txt"),
+        include_str!("../../grammar/corpus/rules.txt"),
+    ]
+    .into_iter()
+    .flat_map(str::lines)
+}

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
+use pest_meta::optimizer::{OptimizedExpr, OptimizedRule};
 use pest_vm::Vm;
 
 use crate::Profile;
@@ -73,6 +74,8 @@ pub struct PestGrammar {
     /// The text and its origin, to build variants with more rules.
     source: String,
     origin: String,
+    /// See [`PestGrammar::char_bounds`].
+    bounds: Option<Vec<u32>>,
 }
 
 impl fmt::Debug for PestGrammar {
@@ -189,12 +192,26 @@ impl PestGrammar {
                 errors.into_iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
             ),
         })?;
+        let bounds = char_bounds(&user);
         Ok(PestGrammar {
             vm: Vm::new(optimized),
             rules,
             source: text.to_string(),
             origin: origin.to_string(),
+            bounds,
         })
+    }
+
+    /// The code points where some expression of the grammar starts or stops
+    /// matching a character: every range's ends, every string's first
+    /// character (both cases for `^"..."`), the built-in ASCII classes.
+    /// Between two consecutive bounds, a one-character input fares the same
+    /// whatever the character: every expression that looks at the
+    /// character answers the same for all of them, and nothing else depends
+    /// on it. `None` when the grammar uses something this cannot see through
+    /// (Unicode properties, the stack, skips).
+    pub(crate) fn char_bounds(&self) -> Option<&[u32]> {
+        self.bounds.as_deref()
     }
 
     /// Reads and parses a grammar file.
@@ -353,6 +370,73 @@ impl PestGrammar {
             }
         }
     }
+}
+
+/// See [`PestGrammar::char_bounds`].
+fn char_bounds(rules: &[OptimizedRule]) -> Option<Vec<u32>> {
+    let names: Vec<&str> = rules.iter().map(|r| r.name.as_str()).collect();
+    let mut b = vec![0, 0xD800, 0xE000, 0x11_0000];
+    fn first(s: &str) -> Option<u32> {
+        s.chars().next().map(|c| c as u32)
+    }
+    fn walk(e: &OptimizedExpr, names: &[&str], b: &mut Vec<u32>) -> Option<()> {
+        match e {
+            OptimizedExpr::Str(s) => {
+                if let Some(c) = first(s) {
+                    b.extend([c, c + 1]);
+                }
+            }
+            OptimizedExpr::Insens(s) => {
+                if let Some(c) = s.chars().next() {
+                    for x in [c.to_ascii_lowercase(), c.to_ascii_uppercase()] {
+                        b.extend([x as u32, x as u32 + 1]);
+                    }
+                }
+            }
+            OptimizedExpr::Range(lo, hi) => {
+                b.extend([first(lo)?, first(hi)? + 1]);
+            }
+            OptimizedExpr::Ident(name) => {
+                let ranges: &[(char, char)] = match name.as_str() {
+                    n if names.contains(&n) => &[],
+                    "ANY" | "SOI" | "EOI" => &[],
+                    "ASCII_DIGIT" => &[('0', '9')],
+                    "ASCII_NONZERO_DIGIT" => &[('1', '9')],
+                    "ASCII_BIN_DIGIT" => &[('0', '1')],
+                    "ASCII_OCT_DIGIT" => &[('0', '7')],
+                    "ASCII_HEX_DIGIT" => &[('0', '9'), ('a', 'f'), ('A', 'F')],
+                    "ASCII_ALPHA_LOWER" => &[('a', 'z')],
+                    "ASCII_ALPHA_UPPER" => &[('A', 'Z')],
+                    "ASCII_ALPHA" => &[('a', 'z'), ('A', 'Z')],
+                    "ASCII_ALPHANUMERIC" => &[('a', 'z'), ('A', 'Z'), ('0', '9')],
+                    "ASCII" => &[('\0', '\x7f')],
+                    "NEWLINE" => &[('\n', '\n'), ('\r', '\r')],
+                    _ => return None,
+                };
+                for &(lo, hi) in ranges {
+                    b.extend([lo as u32, hi as u32 + 1]);
+                }
+            }
+            OptimizedExpr::PosPred(x)
+            | OptimizedExpr::NegPred(x)
+            | OptimizedExpr::Opt(x)
+            | OptimizedExpr::Rep(x)
+            | OptimizedExpr::RestoreOnErr(x) => walk(x, names, b)?,
+            OptimizedExpr::Seq(x, y) | OptimizedExpr::Choice(x, y) => {
+                walk(x, names, b)?;
+                walk(y, names, b)?;
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+    for r in rules {
+        walk(&r.expr, &names, &mut b)?;
+    }
+    b.retain(|&c| c <= 0x11_0000);
+    b.sort_unstable();
+    b.dedup();
+    Some(b)
 }
 
 fn collect(pair: Pair<'_, &str>, depth: usize, out: &mut Vec<RuntimeNode>) {

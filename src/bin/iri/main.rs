@@ -3,6 +3,7 @@
 //! Exit status: 0 when every input is valid, 1 when some input is not, 2 on a
 //! usage or I/O error.
 
+mod grammar;
 mod inputs;
 mod parse;
 mod tree;
@@ -27,6 +28,9 @@ enum Command {
     Parse(parse::Args),
     /// Print the parse tree of one input: every rule, with its byte span.
     Tree(tree::Args),
+    /// The grammar lab: show, check, diff and transcribe grammars.
+    #[command(subcommand)]
+    Grammar(grammar::Command),
 }
 
 /// The outcome of a subcommand, turned into the exit status.
@@ -42,6 +46,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Parse(args) => parse::run(args),
         Command::Tree(args) => tree::run(args),
+        Command::Grammar(command) => grammar::run(command),
     };
     match result {
         Ok(Outcome::AllValid) => ExitCode::SUCCESS,

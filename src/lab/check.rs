@@ -225,10 +225,10 @@ pub fn check(
     let (how, scanned) = scan_code_points(pest, &singles, scan);
     for ((i, _, set), mismatch) in singles.iter().zip(scanned) {
         rows[*i].detail = match mismatch {
-            None => format!(
-                "the same {} characters, checked on every code point",
-                size(set)
-            ),
+            None => match size(set) {
+                1 => "the same 1 character, checked on every code point".to_string(),
+                n => format!("the same {n} characters, checked on every code point"),
+            },
             Some(m) => {
                 rows[*i].status = Status::Differs;
                 m

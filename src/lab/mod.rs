@@ -25,8 +25,10 @@ pub use diff::{diff, DiffKind, DiffReport, Difference, Side};
 pub use from_abnf::from_abnf;
 pub use runtime::{GrammarError, PestGrammar, RuntimeFailure, RuntimeNode, RuntimeTree};
 
-/// The default corpus of `iri grammar diff`: every spec example and every
-/// table-test input (`grammar/corpus/`), one input per line, built in.
+/// The default corpus of `iri grammar diff`: every spec example, every
+/// table-test input and a few inputs for common experiments (RFC 6874 zone
+/// identifiers, percent-encoded hosts): `grammar/corpus/`, one input per
+/// line, built in.
 ///
 /// ```
 /// let corpus: Vec<&str> = iribis::lab::default_corpus().collect();
@@ -37,6 +39,7 @@ pub fn default_corpus() -> impl Iterator<Item = &'static str> {
     [
         include_str!("../../grammar/corpus/spec-examples.txt"),
         include_str!("../../grammar/corpus/rules.txt"),
+        include_str!("../../grammar/corpus/experiments.txt"),
     ]
     .into_iter()
     .flat_map(str::lines)

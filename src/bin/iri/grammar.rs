@@ -95,7 +95,16 @@ fn load(path: &Path) -> io::Result<PestGrammar> {
 
 /// The pest name of `rule` in `g`, or a usage error naming the grammar.
 fn resolve<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> io::Result<&'g str> {
-    g.resolve(rule).ok_or_else(|| {
+    // A URI grammar (rfc3986) has the URI counterparts of the IRI
+    // reference-level rules.
+    let uri = match rule.replace('_', "-").to_ascii_lowercase().as_str() {
+        "iri-reference" => "URI-reference",
+        "iri" => "URI",
+        "absolute-iri" => "absolute-URI",
+        "irelative-ref" => "relative-ref",
+        _ => rule,
+    };
+    g.resolve(rule).or_else(|| g.resolve(uri)).ok_or_else(|| {
         usage(format!(
             "{name} has no rule {rule:?}: name one of its rules with --rule"
         ))

@@ -4,8 +4,9 @@
 //! tried), and strings derived from a rule to test another grammar with.
 
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 
-use crate::abnf::{Grammar, Node};
+use crate::abnf::{Grammar, Node, Rule};
 
 /// Sorted, disjoint, inclusive code point ranges.
 pub(crate) type CharSet = Vec<(u32, u32)>;
@@ -91,7 +92,8 @@ pub(crate) fn abnf_accepts(g: &Grammar, rule: &str, input: &str) -> Option<bool>
     let mut m = Matcher {
         g,
         chars: &chars,
-        memo: HashMap::new(),
+        memo: HashMap::default(),
+        rules: HashMap::default(),
     };
     Some(m.ends(node, 0).contains(&chars.len()))
 }
@@ -99,61 +101,66 @@ pub(crate) fn abnf_accepts(g: &Grammar, rule: &str, input: &str) -> Option<bool>
 struct Matcher<'a> {
     g: &'a Grammar,
     chars: &'a [char],
-    /// (lowercase rule name, start) to the ends of its matches.
-    memo: HashMap<(String, usize), BTreeSet<usize>>,
+    /// (rule address, start) to the ends of its matches.
+    memo: HashMap<(usize, usize), Rc<[usize]>, Quick>,
+    /// Address of a referencing name to the rule it names.
+    rules: HashMap<usize, Option<&'a Rule>, Quick>,
 }
 
 impl Matcher<'_> {
-    /// Every position where a match of `node` starting at `pos` can end.
-    fn ends(&mut self, node: &Node, pos: usize) -> BTreeSet<usize> {
-        let mut out = BTreeSet::new();
-        match node {
+    /// Every position where a match of `node` starting at `pos` can end,
+    /// sorted, each once.
+    fn ends(&mut self, node: &Node, pos: usize) -> Rc<[usize]> {
+        let out: Vec<usize> = match node {
             Node::Alternation(alts) => {
+                let mut out = Vec::new();
                 for a in alts {
-                    out.extend(self.ends(a, pos));
+                    out.extend_from_slice(&self.ends(a, pos));
                 }
+                sorted(out)
             }
             Node::Concatenation(parts) => {
-                let mut at = BTreeSet::from([pos]);
+                let mut at = vec![pos];
                 for p in parts {
-                    let mut next = BTreeSet::new();
+                    let mut next = Vec::new();
                     for &q in &at {
-                        next.extend(self.ends(p, q));
+                        next.extend_from_slice(&self.ends(p, q));
                     }
-                    at = next;
+                    at = sorted(next);
                     if at.is_empty() {
                         break;
                     }
                 }
-                out = at;
+                at
             }
             Node::Repetition { min, max, node } => {
                 let (min, max) = (*min as usize, max.map(|m| m as usize));
+                let mut out = Vec::new();
                 if min == 0 {
-                    out.insert(pos);
+                    out.push(pos);
                 }
                 // More than min + (characters left) + 1 rounds can add no
                 // new end: each round either advances or repeats its set.
                 let limit = max
                     .unwrap_or(usize::MAX)
                     .min(min + (self.chars.len() - pos) + 1);
-                let mut frontier = BTreeSet::from([pos]);
+                let mut frontier = vec![pos];
                 for k in 1..=limit {
-                    let mut next = BTreeSet::new();
+                    let mut next = Vec::new();
                     for &q in &frontier {
-                        next.extend(self.ends(node, q));
+                        next.extend_from_slice(&self.ends(node, q));
                     }
-                    if next.is_empty() || (k > min && next == frontier) {
-                        if k >= min {
-                            out.extend(next.iter().copied());
-                        }
-                        break;
-                    }
+                    let next = sorted(next);
+                    let done = next.is_empty() || (k > min && next == frontier);
                     if k >= min {
-                        out.extend(next.iter().copied());
+                        out.extend_from_slice(&next);
+                    }
+                    if done {
+                        break;
                     }
                     frontier = next;
                 }
+                sorted(out)
             }
             Node::Chars {
                 text,
@@ -161,57 +168,91 @@ impl Matcher<'_> {
             } => {
                 let mut p = pos;
                 for c in text.chars() {
-                    let Some(&d) = self.chars.get(p) else {
-                        return out;
-                    };
-                    let same = if *case_sensitive {
-                        c == d
-                    } else {
-                        c == d || (c.is_ascii() && c.eq_ignore_ascii_case(&d))
-                    };
+                    let same = self.chars.get(p).is_some_and(|&d| {
+                        c == d || (!case_sensitive && c.is_ascii() && c.eq_ignore_ascii_case(&d))
+                    });
                     if !same {
-                        return out;
+                        return Rc::from([]);
                     }
                     p += 1;
                 }
-                out.insert(p);
+                vec![p]
             }
-            Node::Range(a, b) => {
-                if let Some(&c) = self.chars.get(pos) {
-                    if (*a..=*b).contains(&(c as u32)) {
-                        out.insert(pos + 1);
-                    }
-                }
-            }
+            Node::Range(a, b) => match self.chars.get(pos) {
+                Some(&c) if (*a..=*b).contains(&(c as u32)) => vec![pos + 1],
+                _ => Vec::new(),
+            },
             Node::Sequence(v) => {
                 let ok = v
                     .iter()
                     .enumerate()
                     .all(|(i, &x)| self.chars.get(pos + i).map(|&c| c as u32) == Some(x));
                 if ok {
-                    out.insert(pos + v.len());
+                    vec![pos + v.len()]
+                } else {
+                    Vec::new()
                 }
             }
             Node::Rule(name) => {
-                let key = (name.to_ascii_lowercase(), pos);
+                // The rule, looked up once per reference (by the address of
+                // the name in the tree, which stays put while matching).
+                let g = self.g;
+                let rule = *self
+                    .rules
+                    .entry(name.as_ptr() as usize)
+                    .or_insert_with(|| g.get(name));
+                let Some(rule) = rule else {
+                    return Rc::from([]);
+                };
+                let key = (rule as *const Rule as usize, pos);
                 if let Some(done) = self.memo.get(&key) {
                     return done.clone();
                 }
-                let g = self.g;
                 // Marks the rule as in progress: a left-recursive reference
                 // matches nothing rather than looping.
-                self.memo.insert(key.clone(), BTreeSet::new());
-                if let Some(r) = g.get(name) {
-                    out = self.ends(&r.node, pos);
-                }
+                self.memo.insert(key, Rc::from([]));
+                let out = self.ends(&rule.node, pos);
                 self.memo.insert(key, out.clone());
+                return out;
             }
             // A prose description cannot be run; only zero repetitions of it
             // (RFC 3986's 0<pchar>) match, handled above.
-            Node::Prose(_) => {}
-        }
-        out
+            Node::Prose(_) => Vec::new(),
+        };
+        Rc::from(out)
     }
+}
+
+/// A hasher for the matcher's integer keys: SipHash, the default, is built
+/// against attacker-chosen keys, which addresses and positions are not, and
+/// it dominated the time of `iri grammar check` in debug builds.
+type Quick = std::hash::BuildHasherDefault<QuickHasher>;
+
+#[derive(Default)]
+struct QuickHasher(u64);
+
+impl std::hash::Hasher for QuickHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+/// Sorted, each once.
+fn sorted(mut v: Vec<usize>) -> Vec<usize> {
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// How many strings the generator keeps per node and per rule.

@@ -25,7 +25,7 @@ use crate::abnf::{pest_name, Grammar, Node};
 /// let abnf = Grammar::parse("octet = DIGIT / \"2\" DIGIT DIGIT\nDIGIT = %x30-39\n", "t.abnf")?;
 /// let pest = iribis::lab::from_abnf(&abnf);
 /// assert!(pest.contains("octet = { DIGIT | \"2\" ~ DIGIT ~ DIGIT }"));
-/// assert!(pest.contains("// PEG: alternatives 1 and 2 can both start with \"2\""));
+/// assert!(pest.contains("// PEG: alternatives 1 and 2 can both start with \"2\":"));
 /// iribis::lab::PestGrammar::parse(&pest, "out.pest").unwrap();
 /// # Ok::<(), iribis::abnf::AbnfError>(())
 /// ```
@@ -44,27 +44,47 @@ pub fn from_abnf(g: &Grammar) -> String {
         .unwrap_or_default();
     for rule in g.rules() {
         out.push('\n');
-        out.push_str(&format!(
-            "/// {} = {}\n",
-            rule.name,
-            abnf_text(&rule.node, 0)
-        ));
+        let one_line = abnf_text(&rule.node, 0);
+        let long = one_line.len() + rule.name.len() > 90;
+        match &rule.node {
+            Node::Alternation(v) if long => {
+                let pad = " ".repeat(rule.name.len() + 1);
+                for (i, a) in v.iter().enumerate() {
+                    let head = if i == 0 {
+                        format!("{} =", rule.name)
+                    } else {
+                        format!("{pad}/")
+                    };
+                    out.push_str(&format!("/// {head} {}\n", abnf_text(a, 1)));
+                }
+            }
+            _ => out.push_str(&format!("/// {} = {one_line}\n", rule.name)),
+        }
         if rule.origin != first_origin {
             out.push_str(&format!("// (from {})\n", rule.origin));
         }
         let mut flags = Vec::new();
-        firsts.flag(&rule.node, &mut flags);
+        firsts.flag(&rule.node, &mut flags, true);
         for f in flags {
-            out.push_str(&format!("// PEG: {f}\n"));
+            out.push_str(&comment(&f));
         }
         if has_prose(&rule.node) {
             out.push_str("// PROSE: a prose description cannot be transcribed; it is written as a\n// rule that never matches: write it by hand.\n");
         }
-        out.push_str(&format!(
-            "{} = {{ {} }}\n",
-            pest_name(&rule.name),
-            firsts.pest_text(&rule.node, 0)
-        ));
+        match &rule.node {
+            Node::Alternation(v) if long => {
+                out.push_str(&format!("{} = {{\n", pest_name(&rule.name)));
+                for (i, a) in firsts.pest_alternatives(v).iter().enumerate() {
+                    out.push_str(&format!("  {} {a}\n", if i == 0 { " " } else { "|" }));
+                }
+                out.push_str("}\n");
+            }
+            _ => out.push_str(&format!(
+                "{} = {{ {} }}\n",
+                pest_name(&rule.name),
+                firsts.pest_text(&rule.node, 0)
+            )),
+        }
     }
     out
 }
@@ -161,34 +181,41 @@ fn pest_string(s: &str) -> String {
 }
 
 impl Firsts<'_> {
+    /// The pest alternatives of an ABNF alternation, in the order pest
+    /// needs.
+    fn pest_alternatives(&mut self, v: &[Node]) -> Vec<String> {
+        // ABNF alternatives are unordered, but pest rejects a choice
+        // with an alternative that cannot fail before others: those
+        // that can match the empty string go last, and all but the
+        // last of them are tried only before the end of the input (at
+        // the end, the last one matches the same empty string).
+        let nullable: Vec<bool> = v.iter().map(|n| self.first(n).nullable).collect();
+        let mut parts = Vec::new();
+        for (a, _) in v.iter().zip(&nullable).filter(|(_, n)| !**n) {
+            parts.push(self.pest_text(a, 1));
+        }
+        let empties: Vec<&Node> = v
+            .iter()
+            .zip(&nullable)
+            .filter(|(_, n)| **n)
+            .map(|(a, _)| a)
+            .collect();
+        for (i, a) in empties.iter().enumerate() {
+            parts.push(if i + 1 < empties.len() {
+                format!("&ANY ~ {}", self.pest_text(a, 2))
+            } else {
+                self.pest_text(a, 1)
+            });
+        }
+        parts
+    }
+
     /// The pest expression of `node`; `ctx` is the binding strength as for
     /// [`abnf_text`].
     fn pest_text(&mut self, node: &Node, ctx: u8) -> String {
         match node {
             Node::Alternation(v) => {
-                // ABNF alternatives are unordered, but pest rejects a choice
-                // with an alternative that cannot fail before others: those
-                // that can match the empty string go last, and all but the
-                // last of them are tried only before the end of the input (at
-                // the end, the last one matches the same empty string).
-                let nullable: Vec<bool> = v.iter().map(|n| self.first(n).nullable).collect();
-                let mut parts = Vec::new();
-                for (a, _) in v.iter().zip(&nullable).filter(|(_, n)| !**n) {
-                    parts.push(self.pest_text(a, 1));
-                }
-                let empties: Vec<&Node> = v
-                    .iter()
-                    .zip(&nullable)
-                    .filter(|(_, n)| **n)
-                    .map(|(a, _)| a)
-                    .collect();
-                for (i, a) in empties.iter().enumerate() {
-                    parts.push(if i + 1 < empties.len() {
-                        format!("&ANY ~ {}", self.pest_text(a, 2))
-                    } else {
-                        self.pest_text(a, 1)
-                    });
-                }
+                let parts = self.pest_alternatives(v);
                 let s = parts.join(" | ");
                 if ctx > 0 {
                     format!("({s})")
@@ -354,39 +381,37 @@ impl Firsts<'_> {
     }
 
     /// Collects the PEG warnings of `node` and everything inside it.
-    fn flag(&mut self, node: &Node, out: &mut Vec<String>) {
+    fn flag(&mut self, node: &Node, out: &mut Vec<String>, top: bool) {
         match node {
             Node::Alternation(v) => {
                 let firsts: Vec<First> = v.iter().map(|n| self.first(n)).collect();
-                let mut found = false;
-                for i in 0..v.len() {
-                    if found {
-                        break;
-                    }
+                let place = if top {
+                    String::new()
+                } else {
+                    format!(" in ( {} )", short(&abnf_text(node, 0)))
+                };
+                'pairs: for i in 0..v.len() {
                     if firsts[i].nullable && i + 1 < v.len() {
                         out.push(format!(
-                            "alternative {} of ( {} ) can match the empty string, so it cannot fail: moved after the others (pest requires it), where it still wins over any later one that matches more",
-                            i + 1,
-                            short(&abnf_text(node, 0))
+                            "alternative {} can match the empty string{place}, so it cannot fail: moved last (pest requires it); it still wins over a later one that would match more",
+                            i + 1
                         ));
                         break;
                     }
                     for j in i + 1..v.len() {
                         if let Some(c) = common(&firsts[i].set, &firsts[j].set) {
                             out.push(format!(
-                                "alternatives {} and {} can both start with {}: the first that matches a prefix wins, even when a later one would match more (order longest first, or add a lookahead) in ( {} )",
+                                "alternatives {} and {} can both start with {}{place}: PEG takes the first that matches a prefix, even if a later one would match more; order the longer first or add a lookahead",
                                 i + 1,
                                 j + 1,
-                                show(c),
-                                short(&abnf_text(node, 0))
+                                show(c)
                             ));
-                            found = true;
-                            break;
+                            break 'pairs;
                         }
                     }
                 }
                 for n in v {
-                    self.flag(n, out);
+                    self.flag(n, out, false);
                 }
             }
             Node::Concatenation(v) => {
@@ -402,21 +427,44 @@ impl Firsts<'_> {
                             let after = self.first(&rest);
                             let mine = self.first(inner);
                             if let Some(c) = common(&mine.set, &after.set) {
+                                let what = if *min == 0 && *max == Some(1) {
+                                    "optional"
+                                } else {
+                                    "repetition"
+                                };
                                 out.push(format!(
-                                    "the repetition {} can take {}, which what follows it can start with: PEG repetition is greedy and never gives back",
+                                    "the {what} {} can take {}, which can also start what follows it: PEG never gives back what it took",
                                     short(&abnf_text(n, 1)),
                                     show(c)
                                 ));
                             }
                         }
                     }
-                    self.flag(n, out);
+                    self.flag(n, out, false);
                 }
             }
-            Node::Repetition { node, .. } => self.flag(node, out),
+            Node::Repetition { node, .. } => self.flag(node, out, false),
             _ => {}
         }
     }
+}
+
+/// `text` as `// PEG: ` comment lines of at most about 100 columns.
+fn comment(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from("// PEG:");
+    for word in text.split(' ') {
+        if line.len() + 1 + word.len() > 100 && line.len() > 8 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from("//     ");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 /// A character in both sets.

@@ -509,6 +509,33 @@ mod tests {
     }
 
     #[test]
+    fn char_bounds_cut_where_expressions_change() {
+        let g = PestGrammar::parse(
+            "a = { 'b'..'d' | ^\"x\" ~ \"yz\" | ASCII_DIGIT | b }\nb = { \"\\u{E000}\" }",
+            "t.pest",
+        )
+        .unwrap();
+        let mut want = vec![
+            0, 0x30, 0x3A, 0x58, 0x59, 0x62, 0x65, 0x78, 0x79, 0xD800, 0xE000, 0xE001, 0x11_0000,
+        ];
+        want.sort_unstable();
+        assert_eq!(g.char_bounds(), Some(&want[..]));
+        // Unicode properties and the stack are not seen through.
+        assert_eq!(
+            PestGrammar::parse("a = { LETTER }", "t.pest")
+                .unwrap()
+                .char_bounds(),
+            None
+        );
+        assert_eq!(
+            PestGrammar::parse("a = { PUSH(\"x\") ~ POP }", "t.pest")
+                .unwrap()
+                .char_bounds(),
+            None
+        );
+    }
+
+    #[test]
     fn errors_name_file_line_and_column() {
         let e = PestGrammar::parse("a = { b }\n", "undefined.pest")
             .unwrap_err()

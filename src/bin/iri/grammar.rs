@@ -286,7 +286,23 @@ pub(crate) fn parse_with(
     for input in inputs(args) {
         let text = match input? {
             Input::Text(t) => t,
-            Input::NotUtf8 { lossy, .. } => lossy,
+            Input::NotUtf8 { lossy, valid_up_to } => {
+                // A grammar runs on characters: a line that is not UTF-8 is
+                // invalid whatever the grammar says.
+                outcome = Outcome::SomeInvalid;
+                let message = "the line is not UTF-8: a grammar runs on Unicode characters (percent-encode octets as %HH)";
+                if as_json {
+                    let error = json!({"byte": valid_up_to, "message": message});
+                    writeln!(
+                        out,
+                        "{}",
+                        json!({"input": lossy, "valid": false, "rule": rule, "error": error})
+                    )?;
+                } else {
+                    writeln!(out, "{lossy}\n  {message} (byte {valid_up_to})\n")?;
+                }
+                continue;
+            }
         };
         let result = g.tree(rule, &text);
         if result.is_err() {

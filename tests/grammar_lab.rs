@@ -260,14 +260,13 @@ fn diff_of_modified_grammars() {
     out.push_str("\n## dec-octet in the ABNF's order\n");
     out.push_str(&report.render("built-in rfc3987bis", "dec-octet.pest", 4));
 
-    // ls32 in the ABNF's order (h16 ":" h16 first): the grammar comments
-    // that this would lose "::ffff:1.2.3.4", but another IPv6address
-    // alternative takes the IPv4 form then; nothing in the corpus changes,
-    // and the check passes.
+    // ls32 with its alternatives swapped (IPv4address first): at one
+    // position they cannot both match, so nothing in the corpus changes and
+    // the check passes either way.
     let ls32 = edited(
         Profile::Rfc3987bis,
-        "ls32 = { IPv4address | h16 ~ \":\" ~ h16 }",
         "ls32 = { h16 ~ \":\" ~ h16 | IPv4address }",
+        "ls32 = { IPv4address | h16 ~ \":\" ~ h16 }",
     );
     let report = lab::diff(
         side(&base, "built-in"),

@@ -66,6 +66,7 @@
 
 #[cfg(feature = "lab")]
 pub mod abnf;
+mod build;
 mod chars;
 mod components;
 mod error;
@@ -74,6 +75,7 @@ mod iri;
 #[cfg(feature = "lab")]
 pub mod lab;
 mod profile;
+mod resolve;
 mod rule;
 mod syntax;
 mod tree;
@@ -83,6 +85,7 @@ pub use error::{Component, ErrorKind, ParseError};
 pub use host::{Host, IpvFuture};
 pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};
 pub use profile::{Profile, UnknownProfile};
+pub use resolve::{resolve, DotSegments, ResolveError, ResolveOptions};
 pub use rule::GrammarRule;
 pub use tree::{Node, SyntaxTree};
 

@@ -74,6 +74,7 @@ mod host;
 mod iri;
 #[cfg(feature = "lab")]
 pub mod lab;
+mod normalize;
 mod profile;
 mod resolve;
 mod rule;
@@ -84,6 +85,9 @@ pub use components::Components;
 pub use error::{Component, ErrorKind, ParseError};
 pub use host::{Host, IpvFuture};
 pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};
+pub use normalize::{
+    compare, equivalent, Level, UnicodeNormalizationError, DEFAULT_PORTS, DNS_SCHEMES,
+};
 pub use profile::{Profile, UnknownProfile};
 pub use resolve::{resolve, DotSegments, ResolveError, ResolveOptions};
 pub use rule::GrammarRule;

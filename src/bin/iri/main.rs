@@ -5,7 +5,9 @@
 
 mod grammar;
 mod inputs;
+mod normalize;
 mod parse;
+mod resolve;
 mod tree;
 
 use std::io::{self, Write};
@@ -28,6 +30,15 @@ enum Command {
     Parse(parse::Args),
     /// Print the parse tree of one input: every rule, with its byte span.
     Tree(tree::Args),
+    /// Resolve references against a base IRI (RFC 3986 §5.2).
+    Resolve(resolve::ResolveArgs),
+    /// The shortest reference from a base IRI to each target IRI.
+    Relativize(resolve::RelativizeArgs),
+    /// Normalize IRI references (RFC 3987 §5.3, RFC 3986 §6.2).
+    Normalize(normalize::NormalizeArgs),
+    /// Whether two IRIs are equivalent, and at which rung of the comparison
+    /// ladder (RFC 3987 §5.3); exit 0 when they are, 1 when not.
+    Compare(normalize::CompareArgs),
     /// The grammar lab: show, check, diff and transcribe grammars.
     #[command(subcommand)]
     Grammar(grammar::Command),
@@ -46,6 +57,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Parse(args) => parse::run(args),
         Command::Tree(args) => tree::run(args),
+        Command::Resolve(args) => resolve::run_resolve(args),
+        Command::Relativize(args) => resolve::run_relativize(args),
+        Command::Normalize(args) => normalize::run_normalize(args),
+        Command::Compare(args) => normalize::run_compare(args),
         Command::Grammar(command) => grammar::run(command),
     };
     match result {

@@ -69,6 +69,7 @@ pub mod abnf;
 mod build;
 mod chars;
 mod components;
+mod convert;
 mod error;
 mod host;
 mod iri;
@@ -82,6 +83,10 @@ mod syntax;
 mod tree;
 
 pub use components::Components;
+pub use convert::{
+    preprocess, to_iri, to_iri_steps, to_uri, to_uri_steps, ConvertError, InnerSpaces, Step,
+    ToIriOptions, ToUriOptions,
+};
 pub use error::{Component, ErrorKind, ParseError};
 pub use host::{Host, IpvFuture};
 pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};

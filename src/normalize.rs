@@ -17,7 +17,7 @@ use unicode_normalization::UnicodeNormalization;
 use crate::build::{remove_dot_segments, Builder};
 use crate::chars;
 use crate::syntax::lower::HostMeta;
-use crate::{Component, IriRef, Profile};
+use crate::{Component, IriRef};
 
 /// How far [`IriRef::normalize_with`] goes, and the rungs of the
 /// comparison ladder of RFC 3987 §5.3 ([`equivalent`]).
@@ -478,87 +478,10 @@ fn idn_host(host: &str) -> Option<String> {
 
 /// Percent-encoding normalization of one component's text: hex digits in
 /// uppercase, and the encodings of unreserved characters and of characters
-/// allowed unencoded in `component` decoded (see [`IriRef::normalize`]).
+/// allowed unencoded in `component` decoded (see [`IriRef::normalize`]):
+/// steps 2-6 of URI → IRI conversion (3987bis §4.2).
 fn percent_normalize(text: &str, component: Component) -> String {
-    if !text.contains('%') {
-        return text.to_owned();
-    }
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let Some(first) = octet(bytes, i) else {
-            // Not a percent-encoding: copy the character.
-            let ch_len = text[i..].chars().next().map_or(1, char::len_utf8);
-            out.push_str(&text[i..i + ch_len]);
-            i += ch_len;
-            continue;
-        };
-        // The octets of one UTF-8 sequence, all percent-encoded.
-        let len = match first {
-            0x00..=0x7F => 1,
-            0xC2..=0xDF => 2,
-            0xE0..=0xEF => 3,
-            0xF0..=0xF4 => 4,
-            _ => 0,
-        };
-        let mut seq = [first, 0, 0, 0];
-        let complete = len > 0
-            && (1..len).all(|k| match octet(bytes, i + 3 * k) {
-                Some(b) => {
-                    seq[k] = b;
-                    true
-                }
-                None => false,
-            });
-        let decoded = complete
-            .then(|| std::str::from_utf8(&seq[..len]).ok())
-            .flatten()
-            .and_then(|s| s.chars().next())
-            .filter(|&c| decodable(c, component));
-        match decoded {
-            Some(c) => {
-                out.push(c);
-                i += 3 * len;
-            }
-            None => {
-                out.push('%');
-                out.push_str(&format!("{first:02X}"));
-                i += 3;
-            }
-        }
-    }
-    out
-}
-
-/// The octet of the percent-encoding at `i`, if there is one.
-fn octet(bytes: &[u8], i: usize) -> Option<u8> {
-    if bytes.get(i) != Some(&b'%') {
-        return None;
-    }
-    let hex = |b: u8| (b as char).to_digit(16);
-    let hi = hex(*bytes.get(i + 1)?)?;
-    let lo = hex(*bytes.get(i + 2)?)?;
-    Some((hi * 16 + lo) as u8)
-}
-
-/// Whether the character a percent-encoding stands for may be written
-/// unencoded in `component` without changing the IRI's meaning.
-fn decodable(c: char, component: Component) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric() || "-._~".contains(c);
-    }
-    if is_bidi_formatting(c) {
-        return false;
-    }
-    chars::is_ucschar(c)
-        || (component == Component::Query && chars::is_iprivate(c, Profile::Rfc3987bis))
-}
-
-/// LRM, RLM, ALM, the embeddings and overrides, and the isolates, which RFC
-/// 3987 §4.1 says IRIs must not contain.
-fn is_bidi_formatting(c: char) -> bool {
-    matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    crate::convert::decode(text, |c| crate::convert::appropriate(c, component))
 }
 
 #[cfg(test)]

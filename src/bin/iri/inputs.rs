@@ -40,3 +40,42 @@ pub(crate) fn inputs(args: Vec<String>) -> Box<dyn Iterator<Item = io::Result<In
         }
     }))
 }
+
+/// `--preprocess[=keep|split|encode]`: raw strings cleaned up before
+/// parsing (iri-processing-draft-2011 §4), off by default.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub(crate) struct Preprocess {
+    /// Trim leading and trailing space, CR, LF and TAB from each input
+    /// first; with =split, also split it on runs of spaces into several
+    /// inputs, with =encode write inner spaces as %20
+    #[arg(long, value_name = "SPACES", num_args = 0..=1, default_missing_value = "keep", value_parser = spaces_arg)]
+    preprocess: Option<iribis::InnerSpaces>,
+}
+
+fn spaces_arg(s: &str) -> Result<iribis::InnerSpaces, String> {
+    match s {
+        "keep" => Ok(iribis::InnerSpaces::Keep),
+        "split" => Ok(iribis::InnerSpaces::Split),
+        "encode" => Ok(iribis::InnerSpaces::Encode),
+        _ => Err(format!("{s:?}: use keep, split or encode")),
+    }
+}
+
+impl Preprocess {
+    /// The inputs, pre-processed when asked; a line that is not UTF-8 is
+    /// passed on as it is.
+    pub(crate) fn apply(
+        self,
+        inputs: impl Iterator<Item = io::Result<Input>>,
+    ) -> impl Iterator<Item = io::Result<Input>> {
+        inputs.flat_map(move |input| -> Vec<io::Result<Input>> {
+            match (self.preprocess, input) {
+                (Some(spaces), Ok(Input::Text(t))) => iribis::preprocess(&t, spaces)
+                    .into_iter()
+                    .map(|s| Ok(Input::Text(s)))
+                    .collect(),
+                (_, other) => vec![other],
+            }
+        })
+    }
+}

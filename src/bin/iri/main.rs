@@ -3,6 +3,7 @@
 //! Exit status: 0 when every input is valid, 1 when some input is not, 2 on a
 //! usage or I/O error.
 
+mod convert;
 mod grammar;
 mod inputs;
 mod normalize;
@@ -30,6 +31,10 @@ enum Command {
     Parse(parse::Args),
     /// Print the parse tree of one input: every rule, with its byte span.
     Tree(tree::Args),
+    /// Convert IRIs to URIs (3987bis §3): percent-encode what a URI cannot hold.
+    ToUri(convert::ToUriArgs),
+    /// Convert URIs to IRIs (3987bis §4.2): decode what an IRI can hold.
+    ToIri(convert::ToIriArgs),
     /// Resolve references against a base IRI (RFC 3986 §5.2).
     Resolve(resolve::ResolveArgs),
     /// The shortest reference from a base IRI to each target IRI.
@@ -57,6 +62,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Parse(args) => parse::run(args),
         Command::Tree(args) => tree::run(args),
+        Command::ToUri(args) => convert::run_to_uri(args),
+        Command::ToIri(args) => convert::run_to_iri(args),
         Command::Resolve(args) => resolve::run_resolve(args),
         Command::Relativize(args) => resolve::run_relativize(args),
         Command::Normalize(args) => normalize::run_normalize(args),

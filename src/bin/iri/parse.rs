@@ -25,6 +25,8 @@ pub(crate) struct Args {
     /// One JSON object per input, one per line.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    preprocess: crate::inputs::Preprocess,
 }
 
 /// Parses a `--rule` value: an ABNF (or pest) rule name.
@@ -53,7 +55,7 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     check_rule(rule, args.profile)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut outcome = Outcome::AllValid;
-    for input in inputs(args.inputs) {
+    for input in args.preprocess.apply(inputs(args.inputs)) {
         let valid = match input? {
             Input::Text(text) => {
                 let result = Components::parse(&text, rule, args.profile);

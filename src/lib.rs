@@ -45,6 +45,8 @@
 //!
 //! - `cli` (default): the `iri` command-line tool (clap, serde_json).
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings.
+//! - `lab` (on with `cli`): the grammar lab, [`abnf`] (an ABNF reader) and
+//!   the runtime pest grammars behind `iri grammar`.
 //!
 //! # Examples
 //!
@@ -62,6 +64,8 @@
 //! # Ok::<(), iribis::ParseError>(())
 //! ```
 
+#[cfg(feature = "lab")]
+pub mod abnf;
 mod chars;
 mod components;
 mod error;

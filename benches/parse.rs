@@ -35,7 +35,13 @@ fn iribis_fast(line: &str) -> usize {
                 Some(Host::IpvFuture(f)) => f.address().len(),
                 None => 0,
             };
-            len(r.scheme()) + len(r.userinfo()) + host + len(r.port()) + r.path().len() + len(r.query()) + len(r.fragment())
+            len(r.scheme())
+                + len(r.userinfo())
+                + host
+                + len(r.port())
+                + r.path().len()
+                + len(r.query())
+                + len(r.fragment())
         }
         Err(_) => 1,
     }
@@ -51,7 +57,13 @@ fn iribis_pest(line: &str) -> usize {
                 Some(Host::IpvFuture(f)) => f.address().len(),
                 None => 0,
             };
-            len(r.scheme()) + len(r.userinfo()) + host + len(r.port()) + len(r.path()) + len(r.query()) + len(r.fragment())
+            len(r.scheme())
+                + len(r.userinfo())
+                + host
+                + len(r.port())
+                + len(r.path())
+                + len(r.query())
+                + len(r.fragment())
         }
         Err(_) => 1,
     }
@@ -59,7 +71,13 @@ fn iribis_pest(line: &str) -> usize {
 
 fn oxiri(line: &str) -> usize {
     match oxiri::IriRef::parse(line) {
-        Ok(r) => len(r.scheme()) + len(r.authority()) + r.path().len() + len(r.query()) + len(r.fragment()),
+        Ok(r) => {
+            len(r.scheme())
+                + len(r.authority())
+                + r.path().len()
+                + len(r.query())
+                + len(r.fragment())
+        }
         Err(_) => 1,
     }
 }
@@ -70,7 +88,11 @@ fn iri_string(line: &str) -> usize {
             let auth = r
                 .authority_components()
                 .map_or(0, |a| len(a.userinfo()) + a.host().len() + len(a.port()));
-            len(r.scheme_str()) + auth + r.path_str().len() + len(r.query_str()) + len(r.fragment_str())
+            len(r.scheme_str())
+                + auth
+                + r.path_str().len()
+                + len(r.query_str())
+                + len(r.fragment_str())
         }
         Err(_) => 1,
     }
@@ -80,7 +102,9 @@ fn fluent_uri(line: &str) -> usize {
     match fluent_uri::IriRef::parse(line) {
         Ok(r) => {
             let auth = r.authority().map_or(0, |a| {
-                a.userinfo().map_or(0, |u| u.as_str().len()) + a.host().len() + a.port().map_or(0, |p| p.as_str().len())
+                a.userinfo().map_or(0, |u| u.as_str().len())
+                    + a.host().len()
+                    + a.port().map_or(0, |p| p.as_str().len())
             });
             r.scheme().map_or(0, |s| s.as_str().len())
                 + auth

@@ -38,7 +38,11 @@ def main():
         if file:
             with open(os.path.join(HERE, "data", file), "rb") as f:
                 data = f.read()
-            lines = data.decode("utf-8").splitlines()
+            # As Rust's str::lines: split at "\n", drop a final "\r".
+            lines = data.decode("utf-8").split("\n")
+            if lines and lines[-1] == "":
+                lines.pop()
+            lines = [l[:-1] if l.endswith("\r") else l for l in lines]
             n, size = len(lines), sum(len(l.encode("utf-8")) for l in lines)
         else:
             n, size = 1, 1

@@ -5,6 +5,7 @@ use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::str::FromStr;
 
+use crate::fast;
 use crate::host::{Host, IpvFuture};
 use crate::syntax::lower::{HostMeta, Lower, Meta, Span};
 use crate::{syntax, GrammarRule, ParseError, Profile};
@@ -187,8 +188,13 @@ impl<'a> IriRef<&'a str> {
     }
 }
 
+/// The DFA decides and the delimiters split (`crate::fast`); the pest
+/// parser runs only for input the DFA rejects, to explain why.
 fn parse_meta(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
-    syntax::parse(profile, rule.for_profile(profile), input, Lower)
+    match fast::parse(input, rule, profile) {
+        Some(meta) => Ok(meta),
+        None => syntax::parse(profile, rule.for_profile(profile), input, Lower),
+    }
 }
 
 pub(crate) fn slice(text: &str, span: Option<Span>) -> Option<&str> {

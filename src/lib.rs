@@ -69,6 +69,7 @@ pub mod abnf;
 mod chars;
 mod components;
 mod error;
+mod fast;
 mod host;
 mod iri;
 mod profile;
@@ -78,6 +79,8 @@ mod tree;
 
 pub use components::Components;
 pub use error::{Component, ErrorKind, ParseError};
+#[doc(hidden)]
+pub use fast::dfa_accepts;
 pub use host::{Host, IpvFuture};
 pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};
 pub use profile::{Profile, UnknownProfile};

@@ -1,0 +1,129 @@
+//! The fast path of the reference parsers: a DFA compiled at build time from
+//! the spec's ABNF decides validity, and the delimiters give the components.
+//!
+//! `build.rs` reads `grammar/abnf/` (through [`crate::abnf`]'s reader),
+//! translates the start rule of each profile into a regular expression
+//! syntax tree (the grammar has no recursive rule, so its language is
+//! regular; ABNF's unordered alternation and case-insensitive strings carry
+//! over as they are), and has `regex-automata` determinize it into a dense
+//! DFA over UTF-8 bytes. The DFA is serialized into `OUT_DIR`, embedded
+//! here with 4-byte alignment and deserialized in place on first use (a
+//! check of its tables, no copy).
+//!
+//! Only input the DFA accepts takes the fast path; anything else goes to
+//! the pest parser, which is the reference and produces the precise error.
+//! The tests in `tests/fast_path.rs` check that the two agree.
+
+mod split;
+
+use std::sync::LazyLock;
+
+use regex_automata::dfa::{dense, Automaton};
+use regex_automata::util::primitives::StateID;
+use regex_automata::util::start;
+use regex_automata::Anchored;
+
+use crate::syntax::lower::Meta;
+use crate::{GrammarRule, Profile};
+
+/// Bytes aligned to 4, as a dense DFA's transition table of `u32`s needs.
+#[repr(C)]
+struct Aligned<B: ?Sized> {
+    _align: [u32; 0],
+    bytes: B,
+}
+
+/// Embeds the DFA `$file` written by `build.rs`.
+macro_rules! dfa_file {
+    ($file:literal) => {{
+        static A: &Aligned<[u8]> = &Aligned {
+            _align: [],
+            bytes: *include_bytes!(concat!(env!("OUT_DIR"), "/", $file)),
+        };
+        &A.bytes
+    }};
+}
+
+/// A deserialized DFA and its anchored start state.
+struct Validator {
+    dfa: dense::DFA<&'static [u32]>,
+    start: StateID,
+}
+
+impl Validator {
+    /// `None` if the embedded bytes do not deserialize, which would be a
+    /// build error; the callers then take the pest path.
+    fn load(bytes: &'static [u8]) -> Option<Validator> {
+        let (dfa, _) = dense::DFA::from_bytes(bytes).ok()?;
+        let start = dfa
+            .start_state(&start::Config::new().anchored(Anchored::Yes))
+            .ok()?;
+        Some(Validator { dfa, start })
+    }
+
+    /// Whether the whole of `input` is in the language.
+    fn accepts(&self, input: &[u8]) -> bool {
+        let dfa = &self.dfa;
+        let mut s = self.start;
+        for &b in input {
+            s = dfa.next_state(s, b);
+            if dfa.is_dead_state(s) {
+                return false;
+            }
+        }
+        dfa.is_match_state(dfa.next_eoi_state(s))
+    }
+}
+
+static RFC3987BIS: LazyLock<Option<Validator>> =
+    LazyLock::new(|| Validator::load(dfa_file!("rfc3987bis-IRI-reference.dfa")));
+static RFC3987: LazyLock<Option<Validator>> =
+    LazyLock::new(|| Validator::load(dfa_file!("rfc3987-IRI-reference.dfa")));
+static LEIRI: LazyLock<Option<Validator>> =
+    LazyLock::new(|| Validator::load(dfa_file!("leiri-IRI-reference.dfa")));
+static RFC3986: LazyLock<Option<Validator>> =
+    LazyLock::new(|| Validator::load(dfa_file!("rfc3986-URI-reference.dfa")));
+
+fn validator(profile: Profile) -> Option<&'static Validator> {
+    match profile {
+        Profile::Rfc3987bis => RFC3987BIS.as_ref(),
+        Profile::Rfc3987 => RFC3987.as_ref(),
+        Profile::Leiri => LEIRI.as_ref(),
+        Profile::Rfc3986 => RFC3986.as_ref(),
+    }
+}
+
+/// Parses `input` at one of the four reference rules (`IRI-reference`,
+/// `IRI`, `absolute-IRI`, `irelative-ref`, or their RFC 3986 names).
+///
+/// One DFA per profile, for `IRI-reference`, serves all four: `IRI-reference
+/// = IRI / irelative-ref`, and for a valid reference the split finds a
+/// scheme exactly when it is an `IRI` (an `irelative-ref` has no ":" before
+/// its first "/", "?" or "#"); an `absolute-IRI` is an `IRI` without a
+/// fragment (3987bis §2.2).
+///
+/// `None` when the input does not match the rule (or the DFA did not
+/// load): the pest parser then decides, and explains.
+pub(crate) fn parse(input: &str, rule: GrammarRule, profile: Profile) -> Option<Meta> {
+    let v = validator(profile)?;
+    if !v.accepts(input.as_bytes()) {
+        return None;
+    }
+    let meta = split::split(input);
+    let ok = match rule {
+        GrammarRule::IRI_REFERENCE => true,
+        GrammarRule::IRI => meta.scheme.is_some(),
+        GrammarRule::ABSOLUTE_IRI => meta.scheme.is_some() && meta.fragment.is_none(),
+        GrammarRule::IRELATIVE_REF => meta.scheme.is_none(),
+        _ => false,
+    };
+    ok.then_some(meta)
+}
+
+/// Whether the DFA of `profile` accepts `input` as an `IRI-reference`
+/// (`URI-reference` under `rfc3986`); `None` if the DFA did not load. For
+/// the cross-check tests.
+#[doc(hidden)]
+pub fn dfa_accepts(input: &str, profile: Profile) -> Option<bool> {
+    validator(profile).map(|v| v.accepts(input.as_bytes()))
+}

@@ -14,8 +14,9 @@ use crate::{GrammarRule, Profile};
 /// ```
 /// use iribis::{Component, IriRef};
 ///
-/// let err = IriRef::parse("http://example.org:8o/").unwrap_err();
+/// let err = IriRef::parse("http://[::1]:8o/").unwrap_err();
 /// assert_eq!(err.component(), Component::Port);
+/// assert_eq!(err.byte(), 14);
 /// assert_eq!(err.component().name(), "port");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -70,9 +71,9 @@ impl Component {
             | IPvFuture | h16 | ls32 | dec_octet => Component::Host,
             port => Component::Port,
             ipath | ipath_abempty | ipath_absolute | ipath_noscheme | ipath_rootless
-            | ipath_empty | path | path_abempty | path_absolute | path_noscheme
-            | path_rootless | path_empty | isegment | isegment_nz | isegment_nz_nc | segment
-            | segment_nz | segment_nz_nc => Component::Path,
+            | ipath_empty | path | path_abempty | path_absolute | path_noscheme | path_rootless
+            | path_empty | isegment | isegment_nz | isegment_nz_nc | segment | segment_nz
+            | segment_nz_nc => Component::Path,
             iquery | query => Component::Query,
             ifragment | fragment => Component::Fragment,
             _ => Component::Input,
@@ -332,6 +333,7 @@ impl ParseError {
             ErrorKind::InvalidPort { ch } => {
                 format!("a port is digits only, and this one has {}", describe(ch))
             }
+            ErrorKind::InvalidIpLiteral { ch: '%' } => "'%' is not allowed in an IP literal: IPv6 zone identifiers (RFC 6874) are not part of RFC 3986, RFC 3987 or 3987bis".into(),
             ErrorKind::InvalidIpLiteral { ch } => format!(
                 "{} is not allowed here in an IP literal: expected an IPv6 address or \"v\" HEXDIG \".\" address, then ']'",
                 describe(ch)
@@ -440,7 +442,7 @@ fn render(input: &str, at: usize) -> (String, usize) {
         if i == at {
             col = width;
         }
-        if c.is_control() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}') {
+        if invisible(c) {
             let esc = format!("\\u{{{:X}}}", c as u32);
             width += esc.len();
             shown.push_str(&esc);
@@ -467,9 +469,21 @@ fn article(word: &str) -> &'static str {
     }
 }
 
+/// Characters that print as nothing, or as something else, in a terminal:
+/// controls, format characters (zero-width, bidi, word joiner, BOM),
+/// private-use characters, noncharacters and tags. They are shown escaped.
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}')
+        || matches!(c, '\u{FDD0}'..='\u{FDEF}' | '\u{FFF0}'..='\u{FFFF}')
+        || (c as u32 & 0xFFFE) == 0xFFFE
+        || chars::is_iprivate(c, Profile::Rfc3987bis)
+        || (0xE0000..=0xE0FFF).contains(&(c as u32))
+}
+
 /// `'x' (U+0078)`, or just `U+200E` for characters that do not print.
 fn describe(c: char) -> String {
-    if c.is_control() || c.is_whitespace() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}') {
+    if invisible(c) || c.is_whitespace() {
         format!("U+{:04X}", c as u32)
     } else {
         format!("'{c}' (U+{:04X})", c as u32)
@@ -501,7 +515,10 @@ struct Place {
 /// of RFC 3986 Appendix B. Used for error messages only: successful parses
 /// take their components from the parse tree.
 fn locate(prefix: &str, rule: Sym) -> Place {
-    use Sym::{absolute_IRI, absolute_URI, irelative_ref, relative_ref, IRI, IRI_reference, URI, URI_reference};
+    use Sym::{
+        absolute_IRI, absolute_URI, irelative_ref, relative_ref, IRI_reference, URI_reference, IRI,
+        URI,
+    };
     let mut place = Place {
         component: Component::of_rule(rule),
         in_ip_literal: false,
@@ -557,7 +574,11 @@ fn locate(prefix: &str, rule: Sym) -> Place {
                     };
                     place.port = Some(host[colon + 1..].to_owned());
                 } else {
-                    place.component = if auth.contains('@') { Component::Host } else { Component::Authority };
+                    place.component = if auth.contains('@') {
+                        Component::Host
+                    } else {
+                        Component::Authority
+                    };
                 }
                 return place;
             }
@@ -581,7 +602,13 @@ fn is_scheme(s: &str) -> bool {
         && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
 }
 
-fn classify(prefix: &str, at: Option<char>, place: &Place, profile: Profile, rule: Sym) -> ErrorKind {
+fn classify(
+    prefix: &str,
+    at: Option<char>,
+    place: &Place,
+    profile: Profile,
+    rule: Sym,
+) -> ErrorKind {
     let tail: Vec<char> = prefix.chars().rev().take(2).collect();
     // The last one or two characters before the position are "%" or "%" HEXDIG.
     let in_percent = match tail.as_slice() {
@@ -593,13 +620,17 @@ fn classify(prefix: &str, at: Option<char>, place: &Place, profile: Profile, rul
         return ErrorKind::InvalidPercentEncoding;
     }
     let Some(ch) = at else {
-        return if place.component == Component::Scheme && matches!(rule, Sym::IRI | Sym::absolute_IRI | Sym::URI | Sym::absolute_URI) {
+        return if place.component == Component::Scheme
+            && matches!(
+                rule,
+                Sym::IRI | Sym::absolute_IRI | Sym::URI | Sym::absolute_URI
+            ) {
             ErrorKind::MissingScheme
         } else {
             ErrorKind::UnexpectedEnd
         };
     };
-    if ch == '%' && place.component != Component::Scheme {
+    if ch == '%' && place.component != Component::Scheme && !place.in_ip_literal {
         return ErrorKind::InvalidPercentEncoding;
     }
     match place.component {
@@ -609,10 +640,20 @@ fn classify(prefix: &str, at: Option<char>, place: &Place, profile: Profile, rul
         Component::Scheme => return ErrorKind::InvalidScheme { ch },
         _ if place.in_ip_literal => return ErrorKind::InvalidIpLiteral { ch },
         Component::Port | Component::Authority
-            if place.port.as_deref().is_some_and(|p| !p.bytes().all(|b| b.is_ascii_digit())) =>
+            if place
+                .port
+                .as_deref()
+                .is_some_and(|p| !p.bytes().all(|b| b.is_ascii_digit())) =>
         {
-            let bad = place.port.as_deref().unwrap_or("").chars().find(|c| !c.is_ascii_digit());
-            return ErrorKind::InvalidPort { ch: bad.unwrap_or(ch) };
+            let bad = place
+                .port
+                .as_deref()
+                .unwrap_or("")
+                .chars()
+                .find(|c| !c.is_ascii_digit());
+            return ErrorKind::InvalidPort {
+                ch: bad.unwrap_or(ch),
+            };
         }
         Component::Port if !ch.is_ascii_digit() && !matches!(ch, '/' | '?' | '#') => {
             return ErrorKind::InvalidPort { ch };

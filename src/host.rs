@@ -9,14 +9,20 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 /// use std::net::{Ipv4Addr, Ipv6Addr};
 /// use iribis::{Host, IriRef};
 ///
-/// let host = |s| IriRef::parse(s).unwrap().host();
-/// assert_eq!(host("http://例え.jp/"), Some(Host::RegName("例え.jp")));
-/// assert_eq!(host("http://192.0.2.1/"), Some(Host::Ipv4(Ipv4Addr::new(192, 0, 2, 1))));
-/// assert_eq!(host("http://[::1]/"), Some(Host::Ipv6(Ipv6Addr::LOCALHOST)));
-/// assert_eq!(host("http://256.1.1.1/"), Some(Host::RegName("256.1.1.1")));
-/// let Some(Host::IpvFuture(f)) = host("http://[v1F.x:y]/") else { panic!() };
+/// let cases = [
+///     ("http://例え.jp/", Some(Host::RegName("例え.jp"))),
+///     ("http://192.0.2.1/", Some(Host::Ipv4(Ipv4Addr::new(192, 0, 2, 1)))),
+///     ("http://[::1]/", Some(Host::Ipv6(Ipv6Addr::LOCALHOST))),
+///     ("http://256.1.1.1/", Some(Host::RegName("256.1.1.1"))),
+///     ("mailto:a@example.org", None),
+/// ];
+/// for (input, host) in cases {
+///     assert_eq!(IriRef::parse(input)?.host(), host);
+/// }
+/// let iri = IriRef::parse("http://[v1F.x:y]/")?;
+/// let Some(Host::IpvFuture(f)) = iri.host() else { panic!("not IPvFuture") };
 /// assert_eq!((f.version(), f.address()), ("1F", "x:y"));
-/// assert_eq!(host("mailto:a@example.org"), None);
+/// # Ok::<(), iribis::ParseError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Host<'a> {

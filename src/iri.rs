@@ -137,7 +137,12 @@ impl<T: AsRef<str>> fmt::Display for KindError<T> {
             "absolute-IRI" => "it has a fragment",
             _ => "it has a scheme",
         };
-        write!(f, "{:?} is not an {}: {why}", self.value.as_str(), self.expected)
+        write!(
+            f,
+            "{:?} is not an {}: {why}",
+            self.value.as_str(),
+            self.expected
+        )
     }
 }
 
@@ -176,7 +181,8 @@ impl<'a> IriRef<&'a str> {
     /// assert!(IriRef::parse("http://h/a b").is_err());
     /// ```
     pub fn parse_with(input: &'a str, options: &ParseOptions) -> Result<Self, ParseError> {
-        parse_meta(input, GrammarRule::IRI_REFERENCE, options.profile).map(|meta| IriRef { text: input, meta })
+        parse_meta(input, GrammarRule::IRI_REFERENCE, options.profile)
+            .map(|meta| IriRef { text: input, meta })
     }
 
     /// Copies the input into an owned reference.
@@ -324,7 +330,8 @@ macro_rules! narrow {
 
             #[doc = concat!("Parses ", $doc, " under the given options.")]
             pub fn parse_with(input: &'a str, options: &ParseOptions) -> Result<Self, ParseError> {
-                parse_meta(input, $rule, options.profile).map(|meta| $ty(IriRef { text: input, meta }))
+                parse_meta(input, $rule, options.profile)
+                    .map(|meta| $ty(IriRef { text: input, meta }))
             }
 
             /// Copies the input into an owned value.
@@ -353,7 +360,10 @@ macro_rules! narrow {
                 if $ok {
                     Ok($ty(value))
                 } else {
-                    Err(KindError { value, expected: $name })
+                    Err(KindError {
+                        value,
+                        expected: $name,
+                    })
                 }
             }
         }
@@ -479,14 +489,18 @@ common_traits!(IriRef);
 impl<T: AsRef<str>> Iri<T> {
     /// The scheme, without its ":" (an IRI always has one).
     pub fn scheme(&self) -> &str {
-        self.0.scheme().unwrap_or_else(|| unreachable!("an Iri has a scheme"))
+        self.0
+            .scheme()
+            .unwrap_or_else(|| unreachable!("an Iri has a scheme"))
     }
 }
 
 impl<T: AsRef<str>> AbsoluteIri<T> {
     /// The scheme, without its ":" (an absolute IRI always has one).
     pub fn scheme(&self) -> &str {
-        self.0.scheme().unwrap_or_else(|| unreachable!("an AbsoluteIri has a scheme"))
+        self.0
+            .scheme()
+            .unwrap_or_else(|| unreachable!("an AbsoluteIri has a scheme"))
     }
 }
 
@@ -496,7 +510,13 @@ impl<T> From<AbsoluteIri<T>> for Iri<T> {
     }
 }
 
-narrow!(Iri, GrammarRule::IRI, "IRI", |m| m.scheme.is_some(), "an IRI");
+narrow!(
+    Iri,
+    GrammarRule::IRI,
+    "IRI",
+    |m| m.scheme.is_some(),
+    "an IRI"
+);
 narrow!(
     AbsoluteIri,
     GrammarRule::ABSOLUTE_IRI,
@@ -504,4 +524,10 @@ narrow!(
     |m| m.scheme.is_some() && m.fragment.is_none(),
     "an absolute IRI"
 );
-narrow!(RelativeRef, GrammarRule::IRELATIVE_REF, "irelative-ref", |m| m.scheme.is_none(), "a relative reference");
+narrow!(
+    RelativeRef,
+    GrammarRule::IRELATIVE_REF,
+    "irelative-ref",
+    |m| m.scheme.is_none(),
+    "a relative reference"
+);

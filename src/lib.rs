@@ -86,3 +86,8 @@ pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};
 pub use profile::{Profile, UnknownProfile};
 pub use rule::GrammarRule;
 pub use tree::{Node, SyntaxTree};
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -39,7 +39,9 @@ impl GrammarRule {
     pub fn from_name(name: &str) -> Option<GrammarRule> {
         Sym::ALL
             .iter()
-            .find(|s| s.abnf_name().eq_ignore_ascii_case(name) || s.pest_name().eq_ignore_ascii_case(name))
+            .find(|s| {
+                s.abnf_name().eq_ignore_ascii_case(name) || s.pest_name().eq_ignore_ascii_case(name)
+            })
             .map(|&s| GrammarRule(s))
     }
 
@@ -62,6 +64,23 @@ impl GrammarRule {
     /// only the URI rules; `leiri-ucschar` is only in the `leiri` profile.
     pub fn is_in(self, profile: Profile) -> bool {
         crate::syntax::has_rule(profile, self.0)
+    }
+
+    /// The rule `profile` parses for this one, if it has one: the rule
+    /// itself, or under `rfc3986` the URI counterpart of an IRI
+    /// reference-level rule (`IRI-reference` stands for `URI-reference`).
+    ///
+    /// ```
+    /// use iribis::{GrammarRule, Profile};
+    ///
+    /// let iri = GrammarRule::IRI;
+    /// assert_eq!(iri.in_profile(Profile::Rfc3986).unwrap().abnf_name(), "URI");
+    /// let ihost = GrammarRule::from_name("ihost").unwrap();
+    /// assert_eq!(ihost.in_profile(Profile::Rfc3986), None);
+    /// assert_eq!(ihost.in_profile(Profile::Leiri), Some(ihost));
+    /// ```
+    pub fn in_profile(self, profile: Profile) -> Option<GrammarRule> {
+        Some(self.for_profile(profile)).filter(|r| r.is_in(profile))
     }
 
     /// The rule a profile parses for this one: under `rfc3986`, the IRI

@@ -22,7 +22,9 @@ pub(crate) enum HostMeta {
     Ipv4(Ipv4Addr),
     Ipv6(Ipv6Addr),
     /// `dot` is the byte offset of the "." between version and address.
-    IpvFuture { dot: usize },
+    IpvFuture {
+        dot: usize,
+    },
 }
 
 /// The components found in a parse, as spans of the input. `None` is an
@@ -120,11 +122,15 @@ fn walk_children<R: RuleType>(pair: Pair<'_, R>, sym: fn(R) -> Option<Sym>, meta
 /// The address of an `IPv4address` pair, from its four `dec-octet` pairs.
 fn ipv4<R: RuleType>(pair: Pair<'_, R>, sym: fn(R) -> Option<Sym>) -> Ipv4Addr {
     let mut octets = [0u8; 4];
-    let mut n = 0;
-    for p in pair.into_inner().filter(|p| sym(p.as_rule()) == Some(Sym::dec_octet)) {
-        // dec-octet is at most "255".
-        octets[n] = p.as_str().parse().unwrap_or_else(|_| unreachable!("dec-octet is 0..=255"));
-        n += 1;
+    let decs = pair
+        .into_inner()
+        .filter(|p| sym(p.as_rule()) == Some(Sym::dec_octet));
+    // IPv4address has exactly four dec-octets, each at most "255".
+    for (octet, p) in octets.iter_mut().zip(decs) {
+        *octet = p
+            .as_str()
+            .parse()
+            .unwrap_or_else(|_| unreachable!("dec-octet is 0..=255"));
     }
     Ipv4Addr::from(octets)
 }

@@ -97,9 +97,17 @@ fn expected_literals<R: RuleType>(
     pest::set_error_detail(true);
     let again = reparse();
     pest::set_error_detail(false);
-    let Err(e) = again else { return Literals::default() };
-    let Some(attempts) = e.parse_attempts() else { return Literals::default() };
-    let tokens: Vec<String> = attempts.expected_tokens().iter().map(|t| t.to_string()).collect();
+    let Err(e) = again else {
+        return Literals::default();
+    };
+    let Some(attempts) = e.parse_attempts() else {
+        return Literals::default();
+    };
+    let tokens: Vec<String> = attempts
+        .expected_tokens()
+        .iter()
+        .map(|t| t.to_string())
+        .collect();
     // HEXDIG's case-insensitive "A".."F" were expected: pest names only
     // HEXDIG's DIGIT alternative among the rules.
     let hex = tokens.iter().any(|t| t == "A");
@@ -110,7 +118,12 @@ fn expected_literals<R: RuleType>(
         // BUILTIN_RULE. Keep the punctuation strings (but "%", which pct-encoded
         // says better): the letters and digits
         // are better said by the rules that contain them.
-        .filter(|t| !t.is_empty() && t != "%" && !t.contains("..") && !t.chars().any(|c| c.is_ascii_alphanumeric()))
+        .filter(|t| {
+            !t.is_empty()
+                && t != "%"
+                && !t.contains("..")
+                && !t.chars().any(|c| c.is_ascii_alphanumeric())
+        })
         .collect();
     Literals { strings, hex }
 }
@@ -172,7 +185,11 @@ fn convert_error<R: RuleType>(
     let literals = literals
         .strings
         .into_iter()
-        .filter(|l| !expected.iter().any(|&r| parse(profile, GrammarRule(r), l, Matches).is_ok()))
+        .filter(|l| {
+            !expected
+                .iter()
+                .any(|&r| parse(profile, GrammarRule(r), l, Matches).is_ok())
+        })
         .collect();
     ParseError::new(input, byte, profile, rule, expected, literals, end_allowed)
 }

@@ -25,7 +25,12 @@ impl<'a> Visit for Build<'a> {
     }
 }
 
-fn push<R: RuleType>(pair: Pair<'_, R>, sym: fn(R) -> Option<Sym>, depth: usize, nodes: &mut Vec<Node>) {
+fn push<R: RuleType>(
+    pair: Pair<'_, R>,
+    sym: fn(R) -> Option<Sym>,
+    depth: usize,
+    nodes: &mut Vec<Node>,
+) {
     let Some(s) = sym(pair.as_rule()) else { return };
     let span = pair.as_span();
     nodes.push(Node {

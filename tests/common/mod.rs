@@ -24,7 +24,9 @@ pub fn components(r: &IriRef<&str>) -> String {
     line("scheme", r.scheme());
     line("authority", r.authority());
     line("userinfo", r.userinfo());
-    let host = r.host().map(|h| format!("{} {}", h.kind_name(), r.host_str().unwrap_or("")));
+    let host = r
+        .host()
+        .map(|h| format!("{} {}", h.kind_name(), r.host_str().unwrap_or("")));
     line("host", host.as_deref());
     line("port", r.port());
     line("path", Some(r.path()));
@@ -38,7 +40,13 @@ pub fn components(r: &IriRef<&str>) -> String {
 pub fn render(input: &str, result: Result<IriRef<&str>, ParseError>) -> String {
     match result {
         Ok(r) => format!("{input:?}\n{}", components(&r)),
-        Err(e) => format!("{input:?}\n  INVALID {:?} at byte {} char {}\n{}\n", e.kind(), e.byte(), e.char(), indent(&e.to_string())),
+        Err(e) => format!(
+            "{input:?}\n  INVALID {:?} at byte {} char {}\n{}\n",
+            e.kind(),
+            e.byte(),
+            e.char(),
+            indent(&e.to_string())
+        ),
     }
 }
 
@@ -47,7 +55,11 @@ pub fn parse(input: &str, profile: Profile) -> Result<IriRef<&str>, ParseError> 
 }
 
 fn indent(s: &str) -> String {
-    s.lines().map(|l| format!("    {l}\n")).collect::<String>().trim_end().to_owned()
+    s.lines()
+        .map(|l| format!("    {l}\n"))
+        .collect::<String>()
+        .trim_end()
+        .to_owned()
 }
 
 /// The examples of a data file: every line but `# ` comments; `""` stands
@@ -55,6 +67,30 @@ fn indent(s: &str) -> String {
 pub fn examples(text: &str) -> Vec<String> {
     text.lines()
         .filter(|l| !l.starts_with("# ") && *l != "#")
-        .map(|l| if l == "\"\"" { String::new() } else { l.to_owned() })
+        .map(|l| {
+            if l == "\"\"" {
+                String::new()
+            } else {
+                l.to_owned()
+            }
+        })
         .collect()
+}
+
+/// `\u{XXXX}` stands for that character; `""` alone for the empty input.
+pub fn unescape(s: &str) -> String {
+    if s == "\"\"" {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(at) = rest.find("\\u{") {
+        out.push_str(&rest[..at]);
+        let close = rest[at..].find('}').expect("unclosed \\u{") + at;
+        let code = u32::from_str_radix(&rest[at + 3..close], 16).expect("hex in \\u{}");
+        out.push(char::from_u32(code).expect("a Unicode scalar value"));
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }

@@ -30,13 +30,19 @@ pub(crate) fn rule_arg(name: &str) -> Result<GrammarRule, String> {
     })
 }
 
-pub(crate) fn run(args: Args) -> io::Result<Outcome> {
-    if !args.rule.is_in(args.profile) && GrammarRule::IRI_REFERENCE != args.rule {
-        return Err(io::Error::new(
+/// A usage error when `profile`'s grammar has no `rule`.
+pub(crate) fn check_rule(rule: GrammarRule, profile: Profile) -> io::Result<()> {
+    match rule.in_profile(profile) {
+        Some(_) => Ok(()),
+        None => Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!("the {} profile has no rule {}", args.profile, args.rule),
-        ));
+            format!("the {profile} profile has no rule {rule}"),
+        )),
     }
+}
+
+pub(crate) fn run(args: Args) -> io::Result<Outcome> {
+    check_rule(args.rule, args.profile)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut outcome = Outcome::AllValid;
     for input in inputs(args.inputs) {
@@ -59,7 +65,11 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
                 let message = "the line is not UTF-8: an IRI is a sequence of Unicode characters (percent-encode octets as %HH)";
                 if args.json {
                     let error = json!({"byte": valid_up_to, "char": chars, "message": message});
-                    writeln!(out, "{}", json!({"input": lossy, "valid": false, "error": error}))?;
+                    writeln!(
+                        out,
+                        "{}",
+                        json!({"input": lossy, "valid": false, "error": error})
+                    )?;
                 } else {
                     writeln!(out, "error: {message}\n --> byte {valid_up_to}, character {chars}\n  |\n  | {lossy}\n")?;
                 }
@@ -125,7 +135,9 @@ fn to_json(input: &str, result: &Result<Components<'_>, ParseError>) -> Value {
 
 fn write_human(out: &mut impl Write, input: &str, c: &Components<'_>) -> io::Result<()> {
     writeln!(out, "{input}")?;
-    let host = c.host().map(|h| format!("{} ({})", c.host_str().unwrap_or(""), h.kind_name()));
+    let host = c
+        .host()
+        .map(|h| format!("{} ({})", c.host_str().unwrap_or(""), h.kind_name()));
     let rows = [
         ("scheme", c.scheme().map(str::to_owned)),
         ("authority", c.authority().map(str::to_owned)),

@@ -20,6 +20,7 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> io::Result<Outcome> {
+    crate::parse::check_rule(args.rule, args.profile)?;
     let mut out = io::stdout().lock();
     match SyntaxTree::parse(&args.input, args.rule, args.profile) {
         Ok(tree) => {

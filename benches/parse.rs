@@ -179,5 +179,10 @@ fn tiny(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, kasztp, mixed, tiny);
-criterion_main!(benches);
+// criterion_group! defines a public function without documentation.
+#[allow(missing_docs)]
+mod group {
+    use super::*;
+    criterion_group!(benches, kasztp, mixed, tiny);
+}
+criterion_main!(group::benches);

@@ -196,11 +196,20 @@ impl<'a> IriRef<&'a str> {
 
 /// The DFA decides and the delimiters split (`crate::fast`); the pest
 /// parser runs only for input the DFA rejects, to explain why.
+#[inline]
 fn parse_meta(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
-    match fast::parse(input, rule, profile) {
-        Some(meta) => Ok(meta),
-        None => syntax::parse(profile, rule.for_profile(profile), input, Lower),
+    let mut meta = Meta::default();
+    if fast::parse(input, rule, profile, &mut meta) {
+        Ok(meta)
+    } else {
+        parse_pest(input, rule, profile)
     }
+}
+
+#[cold]
+#[inline(never)]
+fn parse_pest(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
+    syntax::parse(profile, rule.for_profile(profile), input, Lower)
 }
 
 pub(crate) fn slice(text: &str, span: Option<Span>) -> Option<&str> {

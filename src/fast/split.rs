@@ -21,57 +21,47 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 use crate::syntax::lower::{HostMeta, Meta};
 
 /// Splits a valid `IRI-reference` (or `URI-reference`) into its components.
-pub(crate) fn split(input: &str) -> Meta {
+#[inline]
+pub(crate) fn split(input: &str, meta: &mut Meta) {
     let b = input.as_bytes();
-    let mut meta = Meta::default();
+    let n = b.len();
     let mut at = 0;
 
     // scheme ":" — the first of ":/?#" is a ":" (3986 App. B, group 2).
-    if let Some(i) = b
-        .iter()
-        .position(|&c| matches!(c, b':' | b'/' | b'?' | b'#'))
-    {
-        if b[i] == b':' {
-            meta.scheme = Some((0, i));
-            at = i + 1;
-        }
+    let mut i = 0;
+    while i < n && !matches!(b[i], b':' | b'/' | b'?' | b'#') {
+        i += 1;
+    }
+    if i < n && b[i] == b':' {
+        meta.scheme = Some((0, i));
+        at = i + 1;
     }
 
     // "//" authority — up to the next "/", "?" or "#" (group 4).
     if b[at..].starts_with(b"//") {
         let start = at + 2;
-        let end = find(b, start, |c| matches!(c, b'/' | b'?' | b'#'));
+        let end = memchr::memchr3(b'/', b'?', b'#', &b[start..]).map_or(n, |j| start + j);
         meta.authority = Some((start, end));
-        authority(input, start, end, &mut meta);
+        authority(input, start, end, meta);
         at = end;
     }
 
     // path — up to "?" or "#" (group 5).
-    let end = find(b, at, |c| matches!(c, b'?' | b'#'));
+    let end = memchr::memchr2(b'?', b'#', &b[at..]).map_or(n, |j| at + j);
     meta.path = Some((at, end));
     at = end;
 
     // "?" query — up to "#" (group 7).
-    if b.get(at) == Some(&b'?') {
-        let end = find(b, at + 1, |c| c == b'#');
+    if at < n && b[at] == b'?' {
+        let end = memchr::memchr(b'#', &b[at + 1..]).map_or(n, |j| at + 1 + j);
         meta.query = Some((at + 1, end));
         at = end;
     }
 
     // "#" fragment — the rest (group 9).
-    if b.get(at) == Some(&b'#') {
-        meta.fragment = Some((at + 1, b.len()));
+    if at < n && b[at] == b'#' {
+        meta.fragment = Some((at + 1, n));
     }
-    meta
-}
-
-/// The index of the first byte from `from` on that satisfies `stop`, or the
-/// length.
-fn find(b: &[u8], from: usize, stop: impl Fn(u8) -> bool) -> usize {
-    b[from..]
-        .iter()
-        .position(|&c| stop(c))
-        .map_or(b.len(), |i| from + i)
 }
 
 /// `iauthority = [ iuserinfo "@" ] ihost [ ":" port ]` over `input[start..end]`.
@@ -79,7 +69,7 @@ fn authority(input: &str, start: usize, end: usize, meta: &mut Meta) {
     let b = input.as_bytes();
     let mut host_start = start;
     // iuserinfo has no "@", nor has ihost or port: any "@" ends the userinfo.
-    if let Some(i) = b[start..end].iter().position(|&c| c == b'@') {
+    if let Some(i) = memchr::memchr(b'@', &b[start..end]) {
         meta.userinfo = Some((start, start + i));
         host_start = start + i + 1;
     }

@@ -20,9 +20,10 @@ mod abnf;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use regex_automata::dfa::{dense, StartKind};
+use regex_automata::dfa::{dense, Automaton, StartKind};
 use regex_automata::nfa::thompson;
-use regex_automata::MatchKind;
+use regex_automata::util::start;
+use regex_automata::{Anchored, MatchKind};
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange, Hir, Repetition};
 
 use crate::abnf::{Grammar, Node};
@@ -66,7 +67,42 @@ fn main() {
         };
         let path = out.join(format!("{profile}-{rule}.dfa"));
         std::fs::write(&path, &bytes[pad..]).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let path = out.join(format!("{profile}-{rule}.loops"));
+        std::fs::write(&path, self_loops(&dfa))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
+}
+
+/// For each state (by index: its premultiplied id shifted right by
+/// `stride2`), the 256-bit set of the bytes that lead back to it, as 32
+/// bytes, bit `b & 7` of byte `b >> 3`. The run time skips a run of such
+/// bytes without walking the table (`src/fast/mod.rs`). The dead state's
+/// set is empty, so a rejected input stops there.
+fn self_loops(dfa: &dense::DFA<Vec<u32>>) -> Vec<u8> {
+    let start = dfa
+        .start_state(&start::Config::new().anchored(Anchored::Yes))
+        .expect("an anchored start state");
+    let stride2 = dfa.stride2();
+    let mut seen = vec![start];
+    let mut todo = vec![start];
+    let mut out: Vec<u8> = Vec::new();
+    while let Some(s) = todo.pop() {
+        let row = s.as_usize() >> stride2;
+        if out.len() < (row + 1) * 32 {
+            out.resize((row + 1) * 32, 0);
+        }
+        for b in 0..=255u8 {
+            let next = dfa.next_state(s, b);
+            if next == s && !dfa.is_dead_state(s) {
+                out[row * 32 + usize::from(b >> 3)] |= 1 << (b & 7);
+            }
+            if !seen.contains(&next) {
+                seen.push(next);
+                todo.push(next);
+            }
+        }
+    }
+    out
 }
 
 /// Expands rules into `Hir`, each rule once.

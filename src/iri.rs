@@ -209,11 +209,7 @@ fn parse_meta(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, 
 /// written straight into it rather than copied in (`Meta` is some 200
 /// bytes, and each copy of it showed in the profile of a short input).
 #[inline]
-fn parse_ref<'a>(
-    input: &'a str,
-    rule: GrammarRule,
-    profile: Profile,
-) -> Result<IriRef<&'a str>, ParseError> {
+fn parse_ref(input: &str, rule: GrammarRule, profile: Profile) -> Result<IriRef<&str>, ParseError> {
     let mut r = IriRef {
         text: input,
         meta: Meta::default(),

@@ -1,7 +1,7 @@
 //! The fast path of the reference parsers: a DFA compiled at build time from
 //! the spec's ABNF decides validity, and the delimiters give the components.
 //!
-//! `build.rs` reads `grammar/abnf/` (through [`crate::abnf`]'s reader),
+//! `build.rs` reads `grammar/abnf/` (through the ABNF reader of `src/abnf/`),
 //! translates the start rule of each profile into a regular expression
 //! syntax tree (the grammar has no recursive rule, so its language is
 //! regular; ABNF's unordered alternation and case-insensitive strings carry

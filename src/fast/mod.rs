@@ -170,7 +170,14 @@ pub(crate) fn parse(input: &str, rule: GrammarRule, profile: Profile, meta: &mut
 
 /// Whether the DFA of `profile` accepts `input` as an `IRI-reference`
 /// (`URI-reference` under `rfc3986`); `None` if the DFA did not load. For
-/// the cross-check tests.
+/// the cross-check tests and the fuzz target, which compare it with pest.
+///
+/// ```
+/// use iribis::{dfa_accepts, Profile};
+///
+/// assert_eq!(dfa_accepts("http://例え.jp/", Profile::Rfc3987bis), Some(true));
+/// assert_eq!(dfa_accepts("http://例え.jp/", Profile::Rfc3986), Some(false));
+/// ```
 #[doc(hidden)]
 pub fn dfa_accepts(input: &str, profile: Profile) -> Option<bool> {
     validator(profile).map(|v| v.accepts(input.as_bytes()))

@@ -344,6 +344,28 @@ impl<T: AsRef<str>> IriRef<T> {
     }
 }
 
+impl<T> IriRef<T> {
+    /// The lowered components, for the operations that build new references
+    /// from old ones without parsing again.
+    pub(crate) fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    /// A reference from text and components that describe it exactly: the
+    /// caller guarantees that parsing `text` would lower to `meta`.
+    pub(crate) fn from_parts(text: T, meta: Meta) -> Self {
+        IriRef { text, meta }
+    }
+}
+
+impl<T> Iri<T> {
+    /// An [`Iri`] from a reference the caller knows has a scheme.
+    pub(crate) fn from_ref(r: IriRef<T>) -> Self {
+        debug_assert!(r.meta.scheme.is_some());
+        Iri(r)
+    }
+}
+
 macro_rules! narrow {
     ($ty:ident, $rule:expr, $name:literal, |$m:ident| $ok:expr, $doc:literal) => {
         impl<'a> $ty<&'a str> {

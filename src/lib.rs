@@ -66,13 +66,18 @@
 
 #[cfg(feature = "lab")]
 pub mod abnf;
+mod build;
 mod chars;
 mod components;
 mod error;
 mod fast;
 mod host;
 mod iri;
+#[cfg(feature = "lab")]
+pub mod lab;
+mod normalize;
 mod profile;
+mod resolve;
 mod rule;
 mod syntax;
 mod tree;
@@ -83,7 +88,11 @@ pub use error::{Component, ErrorKind, ParseError};
 pub use fast::dfa_accepts;
 pub use host::{Host, IpvFuture};
 pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};
+pub use normalize::{
+    compare, equivalent, Level, UnicodeNormalizationError, DEFAULT_PORTS, DNS_SCHEMES,
+};
 pub use profile::{Profile, UnknownProfile};
+pub use resolve::{resolve, DotSegments, ResolveError, ResolveOptions};
 pub use rule::GrammarRule;
 pub use tree::{Node, SyntaxTree};
 

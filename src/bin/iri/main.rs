@@ -3,8 +3,11 @@
 //! Exit status: 0 when every input is valid, 1 when some input is not, 2 on a
 //! usage or I/O error.
 
+mod grammar;
 mod inputs;
+mod normalize;
 mod parse;
+mod resolve;
 mod tree;
 
 use std::io::{self, Write};
@@ -27,6 +30,18 @@ enum Command {
     Parse(parse::Args),
     /// Print the parse tree of one input: every rule, with its byte span.
     Tree(tree::Args),
+    /// Resolve references against a base IRI (RFC 3986 §5.2).
+    Resolve(resolve::ResolveArgs),
+    /// The shortest reference from a base IRI to each target IRI.
+    Relativize(resolve::RelativizeArgs),
+    /// Normalize IRI references (RFC 3987 §5.3, RFC 3986 §6.2).
+    Normalize(normalize::NormalizeArgs),
+    /// Whether two IRIs are equivalent, and at which rung of the comparison
+    /// ladder (RFC 3987 §5.3); exit 0 when they are, 1 when not.
+    Compare(normalize::CompareArgs),
+    /// The grammar lab: show, check, diff and transcribe grammars.
+    #[command(subcommand)]
+    Grammar(grammar::Command),
 }
 
 /// The outcome of a subcommand, turned into the exit status.
@@ -42,6 +57,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Parse(args) => parse::run(args),
         Command::Tree(args) => tree::run(args),
+        Command::Resolve(args) => resolve::run_resolve(args),
+        Command::Relativize(args) => resolve::run_relativize(args),
+        Command::Normalize(args) => normalize::run_normalize(args),
+        Command::Compare(args) => normalize::run_compare(args),
+        Command::Grammar(command) => grammar::run(command),
     };
     match result {
         Ok(Outcome::AllValid) => ExitCode::SUCCESS,

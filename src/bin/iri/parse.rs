@@ -16,8 +16,12 @@ pub(crate) struct Args {
     #[arg(long, default_value = "rfc3987bis")]
     profile: Profile,
     /// The start rule, by ABNF name (`IRI`, `absolute-IRI`, `ireg-name`).
-    #[arg(long, default_value = "IRI-reference", value_parser = rule_arg)]
-    rule: GrammarRule,
+    /// With --grammar, any rule of that grammar (pest or ABNF spelling).
+    #[arg(long, default_value = "IRI-reference")]
+    rule: String,
+    /// Run this pest grammar (loaded at run time) instead of the profile's.
+    #[arg(long, value_name = "FILE.pest", conflicts_with = "profile")]
+    grammar: Option<std::path::PathBuf>,
     /// One JSON object per input, one per line.
     #[arg(long)]
     json: bool,
@@ -42,13 +46,17 @@ pub(crate) fn check_rule(rule: GrammarRule, profile: Profile) -> io::Result<()> 
 }
 
 pub(crate) fn run(args: Args) -> io::Result<Outcome> {
-    check_rule(args.rule, args.profile)?;
+    if let Some(path) = &args.grammar {
+        return crate::grammar::parse_with(path, &args.rule, args.inputs, args.json);
+    }
+    let rule = rule_arg(&args.rule).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    check_rule(rule, args.profile)?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut outcome = Outcome::AllValid;
     for input in inputs(args.inputs) {
         let valid = match input? {
             Input::Text(text) => {
-                let result = Components::parse(&text, args.rule, args.profile);
+                let result = Components::parse(&text, rule, args.profile);
                 let valid = result.is_ok();
                 if args.json {
                     writeln!(out, "{}", to_json(&text, &result))?;

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use iribis::{GrammarRule, Profile, SyntaxTree};
+use iribis::{Profile, SyntaxTree};
 
 use crate::parse::rule_arg;
 use crate::Outcome;
@@ -12,17 +12,25 @@ pub(crate) struct Args {
     /// The input.
     input: String,
     /// The start rule, by ABNF name (`IPv6address`, `ireg-name`).
-    #[arg(long, default_value = "IRI-reference", value_parser = rule_arg)]
-    rule: GrammarRule,
+    /// With --grammar, any rule of that grammar (pest or ABNF spelling).
+    #[arg(long, default_value = "IRI-reference")]
+    rule: String,
+    /// Run this pest grammar (loaded at run time) instead of the profile's.
+    #[arg(long, value_name = "FILE.pest", conflicts_with = "profile")]
+    grammar: Option<std::path::PathBuf>,
     /// The grammar: rfc3987bis, rfc3987, rfc3986 or leiri.
     #[arg(long, default_value = "rfc3987bis")]
     profile: Profile,
 }
 
 pub(crate) fn run(args: Args) -> io::Result<Outcome> {
-    crate::parse::check_rule(args.rule, args.profile)?;
+    if let Some(path) = &args.grammar {
+        return crate::grammar::tree_with(path, &args.rule, &args.input);
+    }
+    let rule = rule_arg(&args.rule).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    crate::parse::check_rule(rule, args.profile)?;
     let mut out = io::stdout().lock();
-    match SyntaxTree::parse(&args.input, args.rule, args.profile) {
+    match SyntaxTree::parse(&args.input, rule, args.profile) {
         Ok(tree) => {
             write!(out, "{tree}")?;
             Ok(Outcome::AllValid)

@@ -1,0 +1,223 @@
+//! Writing a reference component by component, recording each component's
+//! span as it goes, so that the operations that make new references
+//! (resolution, normalization) never parse their own output again.
+
+use crate::syntax::lower::{HostMeta, Meta, Span};
+use crate::IriRef;
+
+/// A reference being written, left to right (RFC 3986 §5.3 order).
+pub(crate) struct Builder {
+    out: String,
+    meta: Meta,
+}
+
+impl Builder {
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        Builder {
+            out: String::with_capacity(n),
+            meta: Meta::default(),
+        }
+    }
+
+    fn push(&mut self, s: &str) -> Span {
+        let start = self.out.len();
+        self.out.push_str(s);
+        (start, self.out.len())
+    }
+
+    /// `scheme ":"`.
+    pub(crate) fn scheme(&mut self, scheme: &str) {
+        self.meta.scheme = Some(self.push(scheme));
+        self.out.push(':');
+    }
+
+    /// `"//" [ userinfo "@" ] host [ ":" port ]`. `host_meta` is the host's
+    /// kind as lowered from `host_from`, a reference whose host it is (its
+    /// offsets are moved to the new position).
+    pub(crate) fn authority(
+        &mut self,
+        userinfo: Option<&str>,
+        host: &str,
+        host_meta: HostMeta,
+        host_from: Span,
+        port: Option<&str>,
+    ) {
+        self.out.push_str("//");
+        let start = self.out.len();
+        if let Some(u) = userinfo {
+            self.meta.userinfo = Some(self.push(u));
+            self.out.push('@');
+        }
+        let span = self.push(host);
+        let kind = match host_meta {
+            HostMeta::IpvFuture { dot } => HostMeta::IpvFuture {
+                dot: dot - host_from.0 + span.0,
+            },
+            other => other,
+        };
+        self.meta.host = Some((span, kind));
+        if let Some(p) = port {
+            self.out.push(':');
+            self.meta.port = Some(self.push(p));
+        }
+        self.meta.authority = Some((start, self.out.len()));
+    }
+
+    /// Copies the authority of `r`, which must have one.
+    pub(crate) fn authority_of<T: AsRef<str>>(&mut self, r: &IriRef<T>) {
+        let meta = r.meta();
+        let (host_span, host_meta) = meta.host.unwrap_or(((0, 0), HostMeta::RegName));
+        self.authority(
+            r.userinfo(),
+            r.host_str().unwrap_or(""),
+            host_meta,
+            host_span,
+            r.port(),
+        );
+    }
+
+    /// The byte offset where the next component starts.
+    pub(crate) fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    /// The text written so far, for writing a path in place.
+    pub(crate) fn text_mut(&mut self) -> &mut String {
+        &mut self.out
+    }
+
+    /// Marks `start..` (to the current end) as the path.
+    ///
+    /// A path that starts with "//" where there is no authority would read
+    /// as an authority: it is written "/.//..." instead, which
+    /// remove_dot_segments turns back into the same path (the choice of
+    /// iri-string and of the WHATWG URL standard; RFC 3986 §5.2.4 leaves the
+    /// case open).
+    pub(crate) fn path_from(&mut self, start: usize) {
+        if self.meta.authority.is_none() && self.out[start..].starts_with("//") {
+            self.out.insert_str(start, "/.");
+        }
+        self.meta.path = Some((start, self.out.len()));
+    }
+
+    /// `"?" query`.
+    pub(crate) fn query(&mut self, query: &str) {
+        self.out.push('?');
+        self.meta.query = Some(self.push(query));
+    }
+
+    /// `"#" fragment`.
+    pub(crate) fn fragment(&mut self, fragment: &str) {
+        self.out.push('#');
+        self.meta.fragment = Some(self.push(fragment));
+    }
+
+    pub(crate) fn finish(self) -> IriRef<String> {
+        debug_assert!(self.meta.path.is_some(), "every reference has a path");
+        IriRef::from_parts(self.out, self.meta)
+    }
+}
+
+/// remove_dot_segments (RFC 3986 §5.2.4), in place on `buf[start..]`.
+///
+/// The output never runs ahead of the input (each step consumes at least as
+/// much as it writes), so the buffer is read and written in one pass with no
+/// second allocation. Segments are cut at "/" only, so the text stays UTF-8.
+pub(crate) fn remove_dot_segments(buf: &mut String, start: usize) {
+    let mut bytes = std::mem::take(buf).into_bytes();
+    let end = bytes.len();
+    let (mut r, mut w) = (start, start);
+    // Removes the last segment and its preceding "/" (if any) from the
+    // output `bytes[start..w]`.
+    let pop = |bytes: &[u8], w: usize| -> usize {
+        bytes[start..w]
+            .iter()
+            .rposition(|&b| b == b'/')
+            .map_or(start, |i| start + i)
+    };
+    while r < end {
+        let rest = &bytes[r..end];
+        if rest.starts_with(b"../") {
+            // 2A
+            r += 3;
+        } else if rest.starts_with(b"./") {
+            r += 2;
+        } else if rest.starts_with(b"/./") {
+            // 2B: the input becomes "/" followed by the rest.
+            r += 2;
+        } else if rest == b"/." {
+            bytes[w] = b'/';
+            w += 1;
+            r = end;
+        } else if rest.starts_with(b"/../") {
+            // 2C
+            r += 3;
+            w = pop(&bytes, w);
+        } else if rest == b"/.." {
+            w = pop(&bytes, w);
+            bytes[w] = b'/';
+            w += 1;
+            r = end;
+        } else if rest == b"." || rest == b".." {
+            // 2D
+            r = end;
+        } else {
+            // 2E: the first segment, with its initial "/" if any.
+            let first = usize::from(rest[0] == b'/');
+            let len = rest[first..]
+                .iter()
+                .position(|&b| b == b'/')
+                .map_or(rest.len(), |i| i + first);
+            bytes.copy_within(r..r + len, w);
+            w += len;
+            r += len;
+        }
+    }
+    bytes.truncate(w);
+    *buf = String::from_utf8(bytes)
+        .unwrap_or_else(|_| unreachable!("segments are cut at '/', an ASCII byte"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::remove_dot_segments;
+
+    fn rds(path: &str) -> String {
+        let mut s = format!("x:{path}");
+        remove_dot_segments(&mut s, 2);
+        s[2..].to_owned()
+    }
+
+    #[test]
+    fn the_examples_of_rfc_3986_5_2_4() {
+        assert_eq!(rds("/a/b/c/./../../g"), "/a/g");
+        assert_eq!(rds("mid/content=5/../6"), "mid/6");
+    }
+
+    #[test]
+    fn every_rule() {
+        let cases = [
+            ("", ""),
+            (".", ""),
+            ("..", ""),
+            ("../a", "a"),
+            ("./a", "a"),
+            ("/./a", "/a"),
+            ("/.", "/"),
+            ("/a/..", "/"),
+            ("/a/../b", "/b"),
+            ("/..", "/"),
+            ("/../..", "/"),
+            ("/a/b/..", "/a/"),
+            ("a/../b", "/b"),
+            ("/.//.", "//"),
+            ("/a/.../b", "/a/.../b"),
+            ("/a/..b/c", "/a/..b/c"),
+            ("/é/./ü/../ß", "/é/ß"),
+            ("//a//../b", "//a/b"),
+        ];
+        for (input, output) in cases {
+            assert_eq!(rds(input), output, "{input:?}");
+        }
+    }
+}

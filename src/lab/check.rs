@@ -1,0 +1,510 @@
+//! `iri grammar check`: does a pest grammar say what the ABNF says?
+
+use std::fmt;
+
+use super::language::{abnf_accepts, char_set, contains, samples, CharSet};
+use super::PestGrammar;
+use crate::abnf::{Grammar, Node, Rule};
+use crate::Profile;
+
+/// The verdict on one rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Status {
+    /// The pest rule matches exactly the ABNF's strings (of those tried).
+    Ok,
+    /// The ABNF rule is an erratum's correction of the printed rule, and the
+    /// pest rule follows the correction: a deliberate departure from the
+    /// spec as printed.
+    Erratum,
+    /// A known, deliberate departure: the pest grammar has no rule of this
+    /// name (see the detail).
+    Departure,
+    /// The pest rule and the ABNF disagree on some input.
+    Differs,
+    /// No pest rule has the ABNF rule's name.
+    Missing,
+    /// A pest rule with no ABNF rule of its name (not checked).
+    Extra,
+    /// The ABNF rule is prose, which cannot be run.
+    Unchecked,
+}
+
+impl Status {
+    /// The name in the table: `ok`, `erratum`, `departure`, `DIFFERS`,
+    /// `MISSING`, `extra`, `unchecked`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Erratum => "erratum",
+            Status::Departure => "departure",
+            Status::Differs => "DIFFERS",
+            Status::Missing => "MISSING",
+            Status::Extra => "extra",
+            Status::Unchecked => "unchecked",
+        }
+    }
+
+    /// Whether this status fails the check (`DIFFERS`, `MISSING`).
+    pub fn is_failure(self) -> bool {
+        matches!(self, Status::Differs | Status::Missing)
+    }
+}
+
+/// One row of a [`CheckReport`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckRow {
+    /// The ABNF name (or, for [`Status::Extra`], the pest name).
+    pub rule: String,
+    /// The verdict.
+    pub status: Status,
+    /// What was checked, or how they differ.
+    pub detail: String,
+}
+
+/// The result of [`check`]: a row per rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckReport {
+    /// ABNF rules in ABNF order, then pest rules with no ABNF counterpart.
+    pub rows: Vec<CheckRow>,
+    /// How the single-character rules were run over the code points.
+    pub scan: String,
+}
+
+impl CheckReport {
+    /// Whether no rule differs and none is missing.
+    pub fn passed(&self) -> bool {
+        !self.rows.iter().any(|r| r.status.is_failure())
+    }
+}
+
+/// A table: rule, status, detail; then a count of each status.
+impl fmt::Display for CheckReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let w = self
+            .rows
+            .iter()
+            .map(|r| r.rule.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        writeln!(f, "{:w$}  {:9}  detail", "rule", "status")?;
+        for r in &self.rows {
+            writeln!(f, "{:w$}  {:9}  {}", r.rule, r.status.name(), r.detail)?;
+        }
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for r in &self.rows {
+            match counts.iter_mut().find(|(n, _)| *n == r.status.name()) {
+                Some((_, c)) => *c += 1,
+                None => counts.push((r.status.name(), 1)),
+            }
+        }
+        let counts: Vec<String> = counts.iter().map(|(n, c)| format!("{c} {n}")).collect();
+        writeln!(f, "\n{} rules: {}", self.rows.len(), counts.join(", "))?;
+        if !self.scan.is_empty() {
+            writeln!(f, "single-character rules: {}", self.scan)?;
+        }
+        Ok(())
+    }
+}
+
+/// Rules of the spec's ABNF that the built-in grammars deliberately have no
+/// pest rule for, and why.
+const DEPARTURES: &[(&str, &str)] = &[
+    (
+        "DQUOTE",
+        "written inline as \"\\\"\" in leiri_ucschar (the draft itself writes '\"' there)",
+    ),
+    (
+        "leiri-ucschar",
+        "a LEIRI rule (draft §6.1): only the leiri profile's grammar has it",
+    ),
+];
+
+/// The spec's ABNF of a profile for checking its pest grammar: for the IRI
+/// profiles, RFC 3986's rules first (the pest grammar has them too, and the
+/// draft shares the common ones), then the profile's files. The second
+/// grammar is the same without the errata file: the spec as printed.
+///
+/// ```
+/// let (abnf, printed) = iribis::lab::check_abnf(iribis::Profile::Rfc3987bis)?;
+/// assert!(abnf.get("URI").is_some() && abnf.get("IRI").is_some());
+/// assert_ne!(abnf.get("ireg-name"), printed.get("ireg-name"));
+/// # Ok::<(), iribis::abnf::AbnfError>(())
+/// ```
+pub fn check_abnf(profile: Profile) -> Result<(Grammar, Grammar), crate::abnf::AbnfError> {
+    let files = crate::abnf::PROFILES
+        .iter()
+        .find(|(p, _)| *p == profile.name())
+        .map_or(&[][..], |(_, f)| *f);
+    let mut abnf = Grammar::new();
+    let mut printed = Grammar::new();
+    if profile != Profile::Rfc3986 {
+        for g in [&mut abnf, &mut printed] {
+            g.add(
+                crate::abnf::builtin_file("rfc3986.abnf").unwrap_or_default(),
+                "rfc3986.abnf",
+            )?;
+        }
+    }
+    for f in files {
+        let text = crate::abnf::builtin_file(f).unwrap_or_default();
+        abnf.add(text, f)?;
+        if !f.contains("errata") {
+            printed.add(text, f)?;
+        }
+    }
+    Ok((abnf, printed))
+}
+
+/// Checks `pest` against `abnf`:
+/// - every ABNF rule must have a pest rule of its name (`-` written `_`);
+/// - a rule whose language is a set of single characters is run on every
+///   code point U+0000..U+10FFFF (but the surrogates, which no string
+///   holds), and must accept exactly the ABNF's set;
+/// - any other rule is run on strings derived from the ABNF (each
+///   alternative, repetition bounds, near-misses one character off), and
+///   must accept exactly those the ABNF matches.
+///
+/// `printed` is the ABNF as printed, before errata: a rule that differs
+/// there is reported as [`Status::Erratum`] with an input that shows the
+/// difference.
+///
+/// ```
+/// use iribis::abnf::Grammar;
+/// use iribis::lab::{check, PestGrammar, Scan, Status};
+///
+/// let abnf = Grammar::parse("pair = 1*2DIGIT \"=\" DIGIT\nDIGIT = %x30-39\n", "mini.abnf")?;
+/// let pest = PestGrammar::parse("pair = { DIGIT{1,3} ~ \"=\" ~ DIGIT }\nDIGIT = { '0'..'9' }", "mini.pest").unwrap();
+/// let report = check(&abnf, &pest, None, Scan::Classes);
+/// assert_eq!(report.rows[0].status, Status::Differs); // pest accepts "000=0"
+/// assert_eq!(report.rows[1].status, Status::Ok);
+/// # Ok::<(), iribis::abnf::AbnfError>(())
+/// ```
+pub fn check(
+    abnf: &Grammar,
+    pest: &PestGrammar,
+    printed: Option<&Grammar>,
+    scan: Scan,
+) -> CheckReport {
+    let mut rows = Vec::new();
+    let mut singles: Vec<(usize, String, CharSet)> = Vec::new();
+    for rule in abnf.rules() {
+        let Some(pest_rule) = pest.resolve(&rule.name) else {
+            let (status, detail) = match DEPARTURES.iter().find(|(r, _)| *r == rule.name) {
+                Some((_, why)) => (Status::Departure, format!("no pest rule: {why}")),
+                None => (
+                    Status::Missing,
+                    format!("no pest rule {}", crate::abnf::pest_name(&rule.name)),
+                ),
+            };
+            rows.push(CheckRow {
+                rule: rule.name.clone(),
+                status,
+                detail,
+            });
+            continue;
+        };
+        let row = CheckRow {
+            rule: rule.name.clone(),
+            status: Status::Ok,
+            detail: String::new(),
+        };
+        if let Some(set) = char_set(abnf, &rule.node) {
+            singles.push((rows.len(), pest_rule.to_string(), set));
+        } else if has_prose(&rule.node) {
+            rows.push(CheckRow {
+                status: Status::Unchecked,
+                detail: "prose in the ABNF: not checked".into(),
+                ..row
+            });
+            continue;
+        }
+        rows.push(row);
+    }
+    let (how, scanned) = scan_code_points(pest, &singles, scan);
+    for ((i, _, set), mismatch) in singles.iter().zip(scanned) {
+        rows[*i].detail = match mismatch {
+            None => match size(set) {
+                1 => "the same 1 character, checked on every code point".to_string(),
+                n => format!("the same {n} characters, checked on every code point"),
+            },
+            Some(m) => {
+                rows[*i].status = Status::Differs;
+                m
+            }
+        };
+    }
+    for (rule, row) in abnf.rules().zip(rows.iter_mut()) {
+        if row.status != Status::Ok || !row.detail.is_empty() {
+            continue;
+        }
+        let pest_rule = pest.resolve(&rule.name).unwrap_or_default();
+        let strings = samples(abnf, &rule.name);
+        let mut wrong = Vec::new();
+        let mut matched = 0;
+        for s in &strings {
+            let want = abnf_accepts(abnf, &rule.name, s).unwrap_or(false);
+            matched += usize::from(want);
+            if pest.accepts(pest_rule, s) != want {
+                wrong.push((s, want));
+            }
+        }
+        row.detail = if wrong.is_empty() {
+            format!(
+                "{} strings ({matched} in the language): same verdicts",
+                strings.len()
+            )
+        } else {
+            row.status = Status::Differs;
+            let shown: Vec<String> = wrong
+                .iter()
+                .take(3)
+                .map(|(s, want)| format!("{s:?} {}", if *want { "rejected" } else { "accepted" }))
+                .collect();
+            format!(
+                "{} of {} strings differ: pest {}",
+                wrong.len(),
+                strings.len(),
+                shown.join(", ")
+            )
+        };
+    }
+    if let Some(printed) = printed {
+        for (rule, row) in abnf.rules().zip(rows.iter_mut()) {
+            if let Some(detail) = erratum(rule, printed, abnf) {
+                if row.status == Status::Ok {
+                    row.status = Status::Erratum;
+                    row.detail = format!(
+                        "{detail}; the pest rule follows the correction ({})",
+                        row.detail
+                    );
+                } else {
+                    row.detail = format!("{detail}; {}", row.detail);
+                }
+            }
+        }
+    }
+    for name in pest.rule_names() {
+        if abnf.get(&name.replace('_', "-")).is_none() && abnf.get(name).is_none() {
+            rows.push(CheckRow {
+                rule: name.to_string(),
+                status: Status::Extra,
+                detail: "not an ABNF rule: not checked".into(),
+            });
+        }
+    }
+    CheckReport { rows, scan: how }
+}
+
+/// When `rule` differs from the rule of its name as printed, says so and
+/// shows an input on which the two differ.
+fn erratum(rule: &Rule, printed: &Grammar, abnf: &Grammar) -> Option<String> {
+    let old = printed.get(&rule.name)?;
+    if old.node == rule.node {
+        return None;
+    }
+    let example = samples(abnf, &rule.name)
+        .into_iter()
+        .chain(samples(printed, &rule.name))
+        .find(|s| abnf_accepts(abnf, &rule.name, s) != abnf_accepts(printed, &rule.name, s));
+    let shown = match example {
+        Some(s) => {
+            let now = if abnf_accepts(abnf, &rule.name, &s) == Some(true) {
+                "accepts"
+            } else {
+                "rejects"
+            };
+            format!(" ({s:?}: the correction {now} it, the printed rule does not)")
+        }
+        None => String::new(),
+    };
+    Some(format!(
+        "departs from the rule printed in {} as corrected by {}{shown}",
+        old.origin, rule.origin
+    ))
+}
+
+fn has_prose(node: &Node) -> bool {
+    match node {
+        Node::Alternation(v) | Node::Concatenation(v) => v.iter().any(has_prose),
+        Node::Repetition { max: Some(0), .. } => false,
+        Node::Repetition { node, .. } => has_prose(node),
+        Node::Prose(_) => true,
+        _ => false,
+    }
+}
+
+/// How [`check`] runs the single-character rules over the code points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scan {
+    /// Split U+0000..U+10FFFF at every code point where some expression of
+    /// the pest grammar or the ABNF set starts or stops matching; between
+    /// two such bounds every character fares the same, so pest_vm runs on
+    /// the first and the last character of each class (and on all of a
+    /// class where those two disagree). Falls back to [`Scan::Exhaustive`]
+    /// for a grammar whose expressions it cannot see through (Unicode
+    /// properties, the stack).
+    #[default]
+    Classes,
+    /// Run pest_vm on every code point (1,112,064 parses: seconds in an
+    /// optimized build, half a minute or more in a debug one).
+    Exhaustive,
+}
+
+/// Per rule, the code point ranges where pest and the ABNF disagree: pest
+/// accepts and the ABNF does not, and back.
+type Found = Vec<(Vec<(u32, u32)>, Vec<(u32, u32)>)>;
+
+/// Runs every single-character rule on the code points (see [`Scan`]) with
+/// one pest_vm parse per code point run: a probe rule tests all the rules
+/// with lookaheads `&(rule ~ EOI)` (the rule matching the whole
+/// one-character input) and marks each that matches. Returns how the scan
+/// went, and per rule `None` when the pest set is the ABNF's, or a
+/// description of the difference.
+fn scan_code_points(
+    pest: &PestGrammar,
+    singles: &[(usize, String, CharSet)],
+    scan: Scan,
+) -> (String, Vec<Option<String>>) {
+    if singles.is_empty() {
+        return (String::new(), Vec::new());
+    }
+    let mut probe = String::from("lab_probe__ = { SOI");
+    let mut marks = String::new();
+    for (k, (_, r, _)) in singles.iter().enumerate() {
+        probe.push_str(&format!(" ~ (&({r} ~ EOI) ~ lab_mark__{k})?"));
+        marks.push_str(&format!("lab_mark__{k} = {{ \"\" }}\n"));
+    }
+    probe.push_str(" ~ ANY ~ EOI }\n");
+    let Ok(g) = pest.with_rules(&format!("{probe}{marks}")) else {
+        let why = "the probe rule could not be added to the grammar".to_string();
+        return (String::new(), vec![Some(why); singles.len()]);
+    };
+    let verdict = |c: char| -> Vec<bool> {
+        let mut hit = vec![false; singles.len()];
+        let mut buf = [0u8; 4];
+        g.probe("lab_probe__", c.encode_utf8(&mut buf), |name| {
+            if let Some(k) = name
+                .strip_prefix("lab_mark__")
+                .and_then(|k| k.parse::<usize>().ok())
+            {
+                hit[k] = true;
+            }
+        });
+        hit
+    };
+    let note = |found: &mut Found, lo: u32, hi: u32, hit: &[bool]| {
+        for (k, (_, _, set)) in singles.iter().enumerate() {
+            let want = contains(set, lo);
+            if hit[k] && !want {
+                found[k].0.push((lo, hi));
+            } else if !hit[k] && want {
+                found[k].1.push((lo, hi));
+            }
+        }
+    };
+    let every = |found: &mut Found, from: u32, to: u32| {
+        for c in (from..to).filter_map(char::from_u32) {
+            note(found, c as u32, c as u32, &verdict(c));
+        }
+    };
+    let mut found: Found = vec![(Vec::new(), Vec::new()); singles.len()];
+    let bounds = pest.char_bounds().filter(|_| scan == Scan::Classes);
+    let how = match bounds {
+        Some(bounds) => {
+            let mut bounds = bounds.to_vec();
+            for (_, _, set) in singles {
+                bounds.extend(set.iter().flat_map(|&(a, b)| [a, b + 1]));
+            }
+            bounds.sort_unstable();
+            bounds.dedup();
+            let mut classes = 0;
+            let mut runs = 0;
+            for w in bounds.windows(2) {
+                let (from, to) = (w[0], w[1].min(0x11_0000));
+                let (Some(lo), Some(hi)) = (
+                    (from..to).find_map(char::from_u32),
+                    (from..to).rev().find_map(char::from_u32),
+                ) else {
+                    continue;
+                };
+                classes += 1;
+                let (a, b) = (verdict(lo), verdict(hi));
+                runs += 2;
+                if a == b {
+                    note(&mut found, lo as u32, hi as u32, &a);
+                } else {
+                    // Cannot happen if the bounds are right; be exhaustive
+                    // rather than trust them.
+                    every(&mut found, from, to);
+                    runs += to - from;
+                }
+            }
+            format!("every code point, in {classes} classes ({runs} pest_vm runs)")
+        }
+        None => {
+            every(&mut found, 0, 0x11_0000);
+            "every code point, one pest_vm run each".to_string()
+        }
+    };
+    let diffs = found
+        .into_iter()
+        .map(|(extra, lacking)| {
+            if extra.is_empty() && lacking.is_empty() {
+                return None;
+            }
+            let mut parts = Vec::new();
+            if !extra.is_empty() {
+                parts.push(format!(
+                    "pest accepts {} the ABNF does not ({})",
+                    size(&extra),
+                    ranges(&extra)
+                ));
+            }
+            if !lacking.is_empty() {
+                parts.push(format!(
+                    "pest rejects {} the ABNF accepts ({})",
+                    size(&lacking),
+                    ranges(&lacking)
+                ));
+            }
+            Some(parts.join("; "))
+        })
+        .collect();
+    (how, diffs)
+}
+
+/// The number of characters in the ranges (surrogates left out).
+fn size(v: &[(u32, u32)]) -> u32 {
+    v.iter()
+        .map(|&(a, b)| (a..=b).filter(|&c| char::from_u32(c).is_some()).count() as u32)
+        .sum()
+}
+
+/// Sorted code point ranges, merged, as at most three ranges
+/// `U+E0000..U+E0FFF`, then "...".
+fn ranges(v: &[(u32, u32)]) -> String {
+    let mut rs: Vec<(u32, u32)> = Vec::new();
+    for &(a, b) in v {
+        match rs.last_mut() {
+            Some(last) if a == last.1 + 1 || (last.1 == 0xD7FF && a == 0xE000) => last.1 = b,
+            _ => rs.push((a, b)),
+        }
+    }
+    let mut out: Vec<String> = rs
+        .iter()
+        .take(3)
+        .map(|&(a, b)| {
+            if a == b {
+                format!("U+{a:04X}")
+            } else {
+                format!("U+{a:04X}..U+{b:04X}")
+            }
+        })
+        .collect();
+    if rs.len() > 3 {
+        out.push("...".into());
+    }
+    out.join(", ")
+}

@@ -1,0 +1,547 @@
+//! Pest grammars loaded at run time: pest_meta parses and validates the
+//! text, pest_vm runs it.
+
+use std::fmt;
+use std::path::Path;
+
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+use pest_meta::optimizer::{OptimizedExpr, OptimizedRule};
+use pest_vm::Vm;
+
+use crate::Profile;
+
+/// The prefix of the wrapper rules added to every loaded grammar: for each
+/// rule `r`, `<prefix>r = { SOI ~ r ~ EOI }`, so that a rule matches only
+/// when it consumes the whole input (as the built-in parsers do, see
+/// `grammar/whole-*.pest`).
+const WHOLE: &str = "lab_whole__";
+
+/// The pest files of the built-in grammar of each profile, in order (the
+/// `whole-*.pest` wrappers left out: loading adds its own).
+fn builtin_files(profile: Profile) -> &'static [(&'static str, &'static str)] {
+    const RFC3986: (&str, &str) = (
+        "grammar/rfc3986.pest",
+        include_str!("../../grammar/rfc3986.pest"),
+    );
+    const IRI: (&str, &str) = ("grammar/iri.pest", include_str!("../../grammar/iri.pest"));
+    match profile {
+        Profile::Rfc3987bis => &[
+            RFC3986,
+            IRI,
+            (
+                "grammar/ucschar-3987bis.pest",
+                include_str!("../../grammar/ucschar-3987bis.pest"),
+            ),
+        ],
+        Profile::Rfc3987 => &[
+            RFC3986,
+            IRI,
+            (
+                "grammar/ucschar-3987.pest",
+                include_str!("../../grammar/ucschar-3987.pest"),
+            ),
+        ],
+        Profile::Rfc3986 => &[RFC3986],
+        Profile::Leiri => &[
+            RFC3986,
+            IRI,
+            (
+                "grammar/ucschar-leiri.pest",
+                include_str!("../../grammar/ucschar-leiri.pest"),
+            ),
+        ],
+    }
+}
+
+/// A pest grammar loaded at run time.
+///
+/// Every rule can be the start rule and must then consume the whole input.
+///
+/// ```
+/// use iribis::lab::PestGrammar;
+///
+/// let g = PestGrammar::parse("digits = { ASCII_DIGIT+ }\n", "mine.pest").unwrap();
+/// assert!(g.accepts("digits", "2025"));
+/// assert!(!g.accepts("digits", "20a5"));
+/// let err = PestGrammar::parse("digits = { ASCII_DIGIT+ \n", "bad.pest").unwrap_err();
+/// assert!(err.to_string().contains("--> bad.pest:2:1"), "{err}");
+/// ```
+pub struct PestGrammar {
+    vm: Vm,
+    /// The rules of the text, in order.
+    rules: Vec<String>,
+    /// The text and its origin, to build variants with more rules.
+    source: String,
+    origin: String,
+    /// See [`PestGrammar::char_bounds`].
+    bounds: Option<Vec<u32>>,
+}
+
+impl fmt::Debug for PestGrammar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PestGrammar")
+            .field("rules", &self.rules)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A pest grammar that pest_meta rejects, or a file that cannot be read.
+/// Displays pest_meta's reports, each with the file, line and column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GrammarError {
+    message: String,
+}
+
+impl fmt::Display for GrammarError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for GrammarError {}
+
+/// A node of a [`RuntimeTree`]: a rule of a [`PestGrammar`] and its span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeNode {
+    /// The pest rule name.
+    pub rule: String,
+    /// Byte offset where the match starts.
+    pub start: usize,
+    /// Byte offset where it ends (exclusive).
+    pub end: usize,
+    /// 0 for the start rule.
+    pub depth: usize,
+}
+
+/// The derivation of an input by a [`PestGrammar`]: the visible rules that
+/// matched, in pre-order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeTree {
+    /// The nodes, a parent before its children.
+    pub nodes: Vec<RuntimeNode>,
+}
+
+/// Why an input does not match: where pest got furthest and which rules
+/// could have matched there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeFailure {
+    /// Byte offset of the failure.
+    pub byte: usize,
+    /// Character offset of the failure.
+    pub char: usize,
+    /// The rules (pest names) expected there; `EOI` when the input could have
+    /// ended.
+    pub expected: Vec<String>,
+}
+
+impl RuntimeTree {
+    /// One line per node, indented by depth: rule, byte span, matched text
+    /// (the format of `iri tree`).
+    pub fn render(&self, input: &str) -> String {
+        let mut out = String::new();
+        for n in &self.nodes {
+            let text = input.get(n.start..n.end).unwrap_or("");
+            out.push_str(&format!(
+                "{:indent$}{} {}..{} {:?}\n",
+                "",
+                n.rule,
+                n.start,
+                n.end,
+                text,
+                indent = n.depth * 2
+            ));
+        }
+        out
+    }
+}
+
+impl fmt::Display for RuntimeFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no match: stopped at character {} (byte {})",
+            self.char, self.byte
+        )?;
+        if !self.expected.is_empty() {
+            write!(f, ", expected {}", self.expected.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+impl PestGrammar {
+    /// Parses and validates a pest grammar; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<PestGrammar, GrammarError> {
+        let (_, user) = pest_meta::parse_and_optimize(text).map_err(|errors| GrammarError {
+            message: errors
+                .into_iter()
+                .map(|e| e.with_path(origin).to_string())
+                .collect::<Vec<_>>()
+                .join("\n"),
+        })?;
+        let rules: Vec<String> = user.iter().map(|r| r.name.clone()).collect();
+        let mut full = text.to_string();
+        full.push('\n');
+        for r in &rules {
+            full.push_str(&format!("{WHOLE}{r} = {{ SOI ~ {r} ~ EOI }}\n"));
+        }
+        let (_, optimized) = pest_meta::parse_and_optimize(&full).map_err(|errors| GrammarError {
+            message: format!(
+                "{origin}: the grammar is valid, but adding the whole-input rules failed (does it define rules named {WHOLE}...? rename them): {}",
+                errors.into_iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
+            ),
+        })?;
+        let bounds = char_bounds(&user);
+        Ok(PestGrammar {
+            vm: Vm::new(optimized),
+            rules,
+            source: text.to_string(),
+            origin: origin.to_string(),
+            bounds,
+        })
+    }
+
+    /// The code points where some expression of the grammar starts or stops
+    /// matching a character: every range's ends, every string's first
+    /// character (both cases for `^"..."`), the built-in ASCII classes.
+    /// Between two consecutive bounds, a one-character input fares the same
+    /// whatever the character: every expression that looks at the
+    /// character answers the same for all of them, and nothing else depends
+    /// on it. `None` when the grammar uses something this cannot see through
+    /// (Unicode properties, the stack, skips).
+    pub(crate) fn char_bounds(&self) -> Option<&[u32]> {
+        self.bounds.as_deref()
+    }
+
+    /// Reads and parses a grammar file.
+    ///
+    /// ```no_run
+    /// let g = iribis::lab::PestGrammar::load("my.pest".as_ref())?;
+    /// # Ok::<(), iribis::lab::GrammarError>(())
+    /// ```
+    pub fn load(path: &Path) -> Result<PestGrammar, GrammarError> {
+        let text = std::fs::read_to_string(path).map_err(|e| GrammarError {
+            message: format!("{}: cannot read the grammar: {e}", path.display()),
+        })?;
+        PestGrammar::parse(&text, &path.display().to_string())
+    }
+
+    /// The built-in grammar of a profile, as the library's parsers use it.
+    ///
+    /// ```
+    /// use iribis::{lab::PestGrammar, Profile};
+    ///
+    /// let g = PestGrammar::builtin(Profile::Rfc3986);
+    /// assert!(g.accepts("URI", "http://example.org/"));
+    /// ```
+    pub fn builtin(profile: Profile) -> PestGrammar {
+        PestGrammar::parse(&PestGrammar::builtin_source(profile), "built-in").unwrap_or_else(|e| {
+            unreachable!("the built-in grammars compile (pest_derive checks them): {e}")
+        })
+    }
+
+    /// The text of a profile's built-in grammar: its pest files one after
+    /// the other, each under a comment naming it. `iri grammar show` prints
+    /// it, for editing.
+    ///
+    /// ```
+    /// let text = iribis::lab::PestGrammar::builtin_source(iribis::Profile::Rfc3987bis);
+    /// assert!(text.contains("ireg_name = {"));
+    /// ```
+    pub fn builtin_source(profile: Profile) -> String {
+        let mut out = format!(
+            "// The built-in pest grammar of iribis, profile {profile}: the files below,\n// in this order. Edit it and run it with `iri parse --grammar FILE.pest`,\n// `iri tree --grammar FILE.pest` or `iri grammar diff FILE.pest`.\n"
+        );
+        for (name, text) in builtin_files(profile) {
+            out.push_str(&format!("\n// ======== {name} ========\n\n"));
+            out.push_str(text);
+            if !text.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// The rules of the grammar, in order, by pest name.
+    pub fn rule_names(&self) -> impl Iterator<Item = &str> {
+        self.rules.iter().map(String::as_str)
+    }
+
+    /// Finds a rule by pest name (`ireg_name`) or ABNF name (`ireg-name`),
+    /// exactly first, then regardless of case (RFC 5234 §2.1).
+    ///
+    /// ```
+    /// let g = iribis::lab::PestGrammar::builtin(iribis::Profile::Rfc3987bis);
+    /// assert_eq!(g.resolve("IP-literal"), Some("IP_literal"));
+    /// assert_eq!(g.resolve("ipv6address"), Some("IPv6address"));
+    /// assert_eq!(g.resolve("nope"), None);
+    /// ```
+    pub fn resolve(&self, name: &str) -> Option<&str> {
+        let pest = name.replace('-', "_");
+        self.rule_names()
+            .find(|r| *r == pest)
+            .or_else(|| self.rule_names().find(|r| r.eq_ignore_ascii_case(&pest)))
+    }
+
+    /// Whether `rule` (a pest name, see [`PestGrammar::resolve`]) matches the
+    /// whole input. An unknown rule matches nothing.
+    pub fn accepts(&self, rule: &str, input: &str) -> bool {
+        self.has(rule) && self.vm.parse(&format!("{WHOLE}{rule}"), input).is_ok()
+    }
+
+    /// This grammar with more rules added at the end (for the lab's own
+    /// probes); the added rules are not among [`PestGrammar::rule_names`].
+    pub(crate) fn with_rules(&self, extra: &str) -> Result<PestGrammar, GrammarError> {
+        let mut g = PestGrammar::parse(&format!("{}\n{extra}", self.source), &self.origin)?;
+        g.rules.truncate(self.rules.len());
+        Ok(g)
+    }
+
+    /// Parses with `rule` (a rule of the text or one added by
+    /// [`PestGrammar::with_rules`]) from the start of the input, not
+    /// requiring it to consume all of it, and returns the names of the rules
+    /// of the top-level pairs' children to `each`; `false` when it fails.
+    pub(crate) fn probe(&self, rule: &str, input: &str, mut each: impl FnMut(&str)) -> bool {
+        let Ok(pairs) = self.vm.parse(rule, input) else {
+            return false;
+        };
+        for p in pairs.flat_map(|p| p.into_inner()) {
+            each(p.as_rule());
+        }
+        true
+    }
+
+    fn has(&self, rule: &str) -> bool {
+        self.rules.iter().any(|r| r == rule)
+    }
+
+    /// Parses the whole input with `rule` as the start rule (a pest name,
+    /// see [`PestGrammar::resolve`]); an unknown rule fails at 0 expecting
+    /// nothing.
+    ///
+    /// ```
+    /// let g = iribis::lab::PestGrammar::builtin(iribis::Profile::Rfc3987bis);
+    /// let tree = g.tree("h16", "0aF").unwrap();
+    /// assert_eq!(tree.render("0aF").lines().next(), Some("h16 0..3 \"0aF\""));
+    /// let fail = g.tree("h16", "0aFz").unwrap_err();
+    /// assert_eq!(fail.byte, 3);
+    /// ```
+    pub fn tree(&self, rule: &str, input: &str) -> Result<RuntimeTree, RuntimeFailure> {
+        if !self.has(rule) {
+            return Err(RuntimeFailure {
+                byte: 0,
+                char: 0,
+                expected: Vec::new(),
+            });
+        }
+        let wrapper = format!("{WHOLE}{rule}");
+        match self.vm.parse(&wrapper, input) {
+            Ok(pairs) => {
+                let mut nodes = Vec::new();
+                for p in pairs {
+                    // The wrapper's pair: its children are the rule's and EOI.
+                    for inner in p.into_inner() {
+                        collect(inner, 0, &mut nodes);
+                    }
+                }
+                Ok(RuntimeTree { nodes })
+            }
+            Err(e) => {
+                let byte = match e.location {
+                    InputLocation::Pos(p) => p,
+                    InputLocation::Span((p, _)) => p,
+                };
+                let mut expected: Vec<String> = match &e.variant {
+                    ErrorVariant::ParsingError { positives, .. } => positives
+                        .iter()
+                        .map(|r| r.strip_prefix(WHOLE).unwrap_or(r).to_string())
+                        .collect(),
+                    ErrorVariant::CustomError { .. } => Vec::new(),
+                };
+                expected.sort();
+                expected.dedup();
+                let char = input.get(..byte).map_or(0, |s| s.chars().count());
+                Err(RuntimeFailure {
+                    byte,
+                    char,
+                    expected,
+                })
+            }
+        }
+    }
+}
+
+/// See [`PestGrammar::char_bounds`].
+fn char_bounds(rules: &[OptimizedRule]) -> Option<Vec<u32>> {
+    let names: Vec<&str> = rules.iter().map(|r| r.name.as_str()).collect();
+    let mut b = vec![0, 0xD800, 0xE000, 0x11_0000];
+    fn first(s: &str) -> Option<u32> {
+        s.chars().next().map(|c| c as u32)
+    }
+    fn walk(e: &OptimizedExpr, names: &[&str], b: &mut Vec<u32>) -> Option<()> {
+        match e {
+            OptimizedExpr::Str(s) => {
+                if let Some(c) = first(s) {
+                    b.extend([c, c + 1]);
+                }
+            }
+            OptimizedExpr::Insens(s) => {
+                if let Some(c) = s.chars().next() {
+                    for x in [c.to_ascii_lowercase(), c.to_ascii_uppercase()] {
+                        b.extend([x as u32, x as u32 + 1]);
+                    }
+                }
+            }
+            OptimizedExpr::Range(lo, hi) => {
+                b.extend([first(lo)?, first(hi)? + 1]);
+            }
+            OptimizedExpr::Ident(name) => {
+                let ranges: &[(char, char)] = match name.as_str() {
+                    n if names.contains(&n) => &[],
+                    "ANY" | "SOI" | "EOI" => &[],
+                    "ASCII_DIGIT" => &[('0', '9')],
+                    "ASCII_NONZERO_DIGIT" => &[('1', '9')],
+                    "ASCII_BIN_DIGIT" => &[('0', '1')],
+                    "ASCII_OCT_DIGIT" => &[('0', '7')],
+                    "ASCII_HEX_DIGIT" => &[('0', '9'), ('a', 'f'), ('A', 'F')],
+                    "ASCII_ALPHA_LOWER" => &[('a', 'z')],
+                    "ASCII_ALPHA_UPPER" => &[('A', 'Z')],
+                    "ASCII_ALPHA" => &[('a', 'z'), ('A', 'Z')],
+                    "ASCII_ALPHANUMERIC" => &[('a', 'z'), ('A', 'Z'), ('0', '9')],
+                    "ASCII" => &[('\0', '\x7f')],
+                    "NEWLINE" => &[('\n', '\n'), ('\r', '\r')],
+                    _ => return None,
+                };
+                for &(lo, hi) in ranges {
+                    b.extend([lo as u32, hi as u32 + 1]);
+                }
+            }
+            OptimizedExpr::PosPred(x)
+            | OptimizedExpr::NegPred(x)
+            | OptimizedExpr::Opt(x)
+            | OptimizedExpr::Rep(x)
+            | OptimizedExpr::RestoreOnErr(x) => walk(x, names, b)?,
+            OptimizedExpr::Seq(x, y) | OptimizedExpr::Choice(x, y) => {
+                walk(x, names, b)?;
+                walk(y, names, b)?;
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+    for r in rules {
+        walk(&r.expr, &names, &mut b)?;
+    }
+    b.retain(|&c| c <= 0x11_0000);
+    b.sort_unstable();
+    b.dedup();
+    Some(b)
+}
+
+fn collect(pair: Pair<'_, &str>, depth: usize, out: &mut Vec<RuntimeNode>) {
+    if pair.as_rule() == "EOI" {
+        return;
+    }
+    let span = pair.as_span();
+    out.push(RuntimeNode {
+        rule: pair.as_rule().to_string(),
+        start: span.start(),
+        end: span.end(),
+        depth,
+    });
+    for inner in pair.into_inner() {
+        collect(inner, depth + 1, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_grammars_agree_with_the_compiled_parsers() {
+        // A few inputs per profile: the runtime grammar is the same text, so
+        // it must decide as the pest_derive parser does.
+        let inputs = [
+            "http://a/b?c#d",
+            "http://[v1.x]/",
+            "http://r%C3%A9sum%C3%A9.example.org",
+            "a b",
+            "http://h/\u{E0041}?\u{E0041}",
+            "x:\u{7F}",
+        ];
+        for profile in Profile::ALL {
+            let g = PestGrammar::builtin(profile);
+            let start = if profile == Profile::Rfc3986 {
+                "URI_reference"
+            } else {
+                "IRI_reference"
+            };
+            for i in inputs {
+                assert_eq!(
+                    g.accepts(start, i),
+                    crate::IriRef::parse_with(i, &crate::ParseOptions::new().profile(profile))
+                        .is_ok(),
+                    "{profile} {i:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn trees_and_failures() {
+        let g = PestGrammar::parse(
+            "pair = { word ~ \"=\" ~ word }\nword = { ASCII_ALPHA+ }\n",
+            "t.pest",
+        )
+        .unwrap();
+        let t = g.tree("pair", "a=bc").unwrap();
+        assert_eq!(
+            t.render("a=bc"),
+            "pair 0..4 \"a=bc\"\n  word 0..1 \"a\"\n  word 2..4 \"bc\"\n"
+        );
+        let f = g.tree("pair", "a=b1").unwrap_err();
+        assert_eq!((f.byte, f.char), (3, 3));
+        assert_eq!(f.expected, ["EOI"]);
+        assert!(!g.accepts("nope", ""));
+        assert_eq!(g.resolve("WORD"), Some("word"));
+    }
+
+    #[test]
+    fn char_bounds_cut_where_expressions_change() {
+        let g = PestGrammar::parse(
+            "a = { 'b'..'d' | ^\"x\" ~ \"yz\" | ASCII_DIGIT | b }\nb = { \"\\u{E000}\" }",
+            "t.pest",
+        )
+        .unwrap();
+        let mut want = vec![
+            0, 0x30, 0x3A, 0x58, 0x59, 0x62, 0x65, 0x78, 0x79, 0x7A, 0xD800, 0xE000, 0xE001,
+            0x11_0000,
+        ];
+        want.sort_unstable();
+        assert_eq!(g.char_bounds(), Some(&want[..]));
+        // Unicode properties and the stack are not seen through.
+        assert_eq!(
+            PestGrammar::parse("a = { LETTER }", "t.pest")
+                .unwrap()
+                .char_bounds(),
+            None
+        );
+        assert_eq!(
+            PestGrammar::parse("a = { PUSH(\"x\") ~ POP }", "t.pest")
+                .unwrap()
+                .char_bounds(),
+            None
+        );
+    }
+
+    #[test]
+    fn errors_name_file_line_and_column() {
+        let e = PestGrammar::parse("a = { b }\n", "undefined.pest")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("undefined.pest:1:7"), "{e}");
+        assert!(e.contains("rule b is undefined"), "{e}");
+    }
+}

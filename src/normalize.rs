@@ -1,0 +1,589 @@
+//! Normalization and the comparison ladder (RFC 3987 §5.3, RFC 3986 §6.2).
+//!
+//! Syntax-based normalization (RFC 3987 §5.3.2, RFC 3986 §6.2.2) changes
+//! only what the generic syntax says cannot matter: the case of the scheme
+//! and of an ASCII host, the case of percent-encoding hex digits,
+//! percent-encodings that stand for characters allowed unencoded where they
+//! are, and dot segments. Scheme-based normalization (RFC 3987 §5.3.3, RFC
+//! 3986 §6.2.3) adds what the schemes in [`DEFAULT_PORTS`] and
+//! [`DNS_SCHEMES`] define. Neither normalizes Unicode: RFC 3987 §5.3.2.2
+//! says comparison must not, so NFC and NFKC are separate, explicit
+//! operations ([`IriRef::to_nfc`], [`IriRef::to_nfkc`]).
+
+use std::fmt;
+
+use unicode_normalization::UnicodeNormalization;
+
+use crate::build::{remove_dot_segments, Builder};
+use crate::chars;
+use crate::syntax::lower::HostMeta;
+use crate::{Component, IriRef, Profile};
+
+/// How far [`IriRef::normalize_with`] goes, and the rungs of the
+/// comparison ladder of RFC 3987 §5.3 ([`equivalent`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Character by character, with nothing normalized (RFC 3987 §5.3.1).
+    Simple,
+    /// Syntax-based normalization (RFC 3987 §5.3.2, RFC 3986 §6.2.2).
+    #[default]
+    Syntax,
+    /// Syntax- and scheme-based normalization (RFC 3987 §5.3.3, RFC 3986
+    /// §6.2.3).
+    Scheme,
+}
+
+impl Level {
+    /// The name used by the command line: `simple`, `syntax` or `scheme`.
+    ///
+    /// ```
+    /// assert_eq!(iribis::Level::Scheme.name(), "scheme");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Simple => "simple",
+            Level::Syntax => "syntax",
+            Level::Scheme => "scheme",
+        }
+    }
+
+    /// The rung as the comparison ladder names it.
+    ///
+    /// ```
+    /// assert_eq!(iribis::Level::Syntax.rung(), "syntax-based");
+    /// ```
+    pub fn rung(self) -> &'static str {
+        match self {
+            Level::Simple => "simple string",
+            Level::Syntax => "syntax-based",
+            Level::Scheme => "scheme-based",
+        }
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "simple" => Ok(Level::Simple),
+            "syntax" => Ok(Level::Syntax),
+            "scheme" => Ok(Level::Scheme),
+            _ => Err(format!(
+                "no normalization level {s:?}: use simple, syntax or scheme"
+            )),
+        }
+    }
+}
+
+/// The default ports that scheme-based normalization removes, from each
+/// scheme's specification (RFC 9110 §4.2 for http and https, RFC 6455 §3
+/// for ws and wss, RFC 1738 §3 for ftp, gopher, telnet and nntp, RFC 4516
+/// for ldap, RFC 2326 for rtsp, RFC 5092 for imap, RFC 2384 for pop, RFC
+/// 3261 for sip and sips).
+pub const DEFAULT_PORTS: &[(&str, u16)] = &[
+    ("http", 80),
+    ("https", 443),
+    ("ws", 80),
+    ("wss", 443),
+    ("ftp", 21),
+    ("gopher", 70),
+    ("telnet", 23),
+    ("nntp", 119),
+    ("ldap", 389),
+    ("rtsp", 554),
+    ("imap", 143),
+    ("pop", 110),
+    ("sip", 5060),
+    ("sips", 5061),
+];
+
+/// The schemes whose registered names are DNS names, compared by
+/// scheme-based normalization through IDNA (UTS #46 mapping, then
+/// ToUnicode): `résumé.example` and `xn--rsum-bpad.example` are the same
+/// host there.
+pub const DNS_SCHEMES: &[&str] = &["http", "https", "ws", "wss", "ftp"];
+
+/// Schemes whose empty path means "/" (RFC 9110 §4.2.3, RFC 6455 §3).
+const SLASH_SCHEMES: &[&str] = &["http", "https", "ws", "wss"];
+
+impl<T: AsRef<str>> IriRef<T> {
+    /// Syntax-based normalization (RFC 3987 §5.3.2, RFC 3986 §6.2.2).
+    ///
+    /// - the scheme in lowercase, and the host when it is all ASCII (IP
+    ///   literals included);
+    /// - percent-encoding hex digits in uppercase;
+    /// - percent-encodings of unreserved characters decoded, and those of
+    ///   UTF-8 sequences that form a character allowed unencoded in that
+    ///   component (a `ucschar`, or an `iprivate` in the query) decoded too,
+    ///   but never a reserved character nor a bidi formatting character
+    ///   (RFC 3987 §4.1 forbids them in IRIs);
+    /// - dot segments removed from an absolute path of an IRI or of a
+    ///   reference with an authority (a relative path keeps them: they
+    ///   mean something until it is resolved).
+    ///
+    /// Delimiters of empty components are kept, and nothing is normalized
+    /// to NFC. Normalizing twice changes nothing.
+    ///
+    /// ```
+    /// use iribis::IriRef;
+    ///
+    /// let r = IriRef::parse("HTTP://www.Example.ORG/%7euser/./ros%c3%a9/../x%2Fy?%41#")?;
+    /// assert_eq!(r.normalize(), "http://www.example.org/~user/x%2Fy?A#");
+    /// let r = IriRef::parse("http://example.org/ros%C3%A9")?;
+    /// assert_eq!(r.normalize(), "http://example.org/rosé");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn normalize(&self) -> IriRef<String> {
+        self.normalize_with(Level::Syntax)
+    }
+
+    /// Normalization at `level`: [`Level::Simple`] copies the reference,
+    /// [`Level::Syntax`] is [`IriRef::normalize`], and [`Level::Scheme`]
+    /// also removes an empty port and the scheme's default port
+    /// ([`DEFAULT_PORTS`]), writes an empty http(s)/ws(s) path as "/", and
+    /// maps the registered name of a [`DNS_SCHEMES`] IRI through IDNA to
+    /// its Unicode form.
+    ///
+    /// ```
+    /// use iribis::{IriRef, Level};
+    ///
+    /// let r = IriRef::parse("HTTP://xn--rsum-bpad.Example:80")?;
+    /// assert_eq!(r.normalize_with(Level::Scheme), "http://résumé.example/");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn normalize_with(&self, level: Level) -> IriRef<String> {
+        if level == Level::Simple {
+            return IriRef::from_parts(self.as_str().to_owned(), *self.meta());
+        }
+        let scheme_level = level == Level::Scheme;
+        let mut out = Builder::with_capacity(self.as_str().len() + 1);
+        let scheme = self.scheme().map(str::to_ascii_lowercase);
+        if let Some(s) = &scheme {
+            out.scheme(s);
+        }
+        let scheme = scheme.as_deref().unwrap_or("");
+        if self.authority().is_some() {
+            let (host_span, host_meta) = self.meta().host.unwrap_or(((0, 0), HostMeta::RegName));
+            let host = self.host_str().unwrap_or("");
+            let mut host = match host_meta {
+                HostMeta::RegName => lowercase_if_ascii(percent_normalize(host, Component::Host)),
+                _ => host.to_ascii_lowercase(),
+            };
+            if scheme_level && host_meta == HostMeta::RegName && DNS_SCHEMES.contains(&scheme) {
+                if let Some(idn) = idn_host(&host) {
+                    host = idn;
+                }
+            }
+            let userinfo = self
+                .userinfo()
+                .map(|u| percent_normalize(u, Component::Userinfo));
+            let port = self.port().filter(|p| {
+                !scheme_level
+                    || !(p.is_empty()
+                        || DEFAULT_PORTS
+                            .iter()
+                            .any(|&(s, d)| s == scheme && p.parse() == Ok(d)))
+            });
+            out.authority(userinfo.as_deref(), &host, host_meta, host_span, port);
+        }
+        let start = out.len();
+        let path = percent_normalize(self.path(), Component::Path);
+        out.text_mut().push_str(&path);
+        if path.starts_with('/') && (self.scheme().is_some() || self.authority().is_some()) {
+            remove_dot_segments(out.text_mut(), start);
+        }
+        if scheme_level
+            && path.is_empty()
+            && self.authority().is_some()
+            && SLASH_SCHEMES.contains(&scheme)
+        {
+            out.text_mut().push('/');
+        }
+        out.path_from(start);
+        if let Some(q) = self.query() {
+            out.query(&percent_normalize(q, Component::Query));
+        }
+        if let Some(f) = self.fragment() {
+            out.fragment(&percent_normalize(f, Component::Fragment));
+        }
+        out.finish()
+    }
+
+    /// The reference with each component in Unicode Normalization Form C,
+    /// as 3987bis §3.1 asks of IRIs created from text that may not be.
+    /// Normalizing the components one by one keeps their boundaries.
+    ///
+    /// ```
+    /// use iribis::IriRef;
+    ///
+    /// let r = IriRef::parse("http://h/re\u{301}sume\u{301}")?;
+    /// assert_eq!(r.to_nfc().unwrap(), "http://h/résumé");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn to_nfc(&self) -> Result<IriRef<String>, UnicodeNormalizationError> {
+        self.unicode_normalize(Form::Nfc)
+    }
+
+    /// The reference with each component in Normalization Form KC
+    /// (3987bis §8.5 discusses when to prefer it). An error when NFKC
+    /// would turn a character into a delimiter or into one not allowed
+    /// there (FULLWIDTH SOLIDUS into "/", say).
+    ///
+    /// ```
+    /// use iribis::IriRef;
+    ///
+    /// let r = IriRef::parse("http://h/ｆｉｌｅ")?;
+    /// assert_eq!(r.to_nfkc().unwrap(), "http://h/file");
+    /// assert!(IriRef::parse("http://h/a／b")?.to_nfkc().is_err());
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn to_nfkc(&self) -> Result<IriRef<String>, UnicodeNormalizationError> {
+        self.unicode_normalize(Form::Nfkc)
+    }
+
+    fn unicode_normalize(&self, form: Form) -> Result<IriRef<String>, UnicodeNormalizationError> {
+        let norm = |s: &str| -> String {
+            match form {
+                Form::Nfc => s.nfc().collect(),
+                Form::Nfkc => s.nfkc().collect(),
+            }
+        };
+        let parts = [
+            (Component::Scheme, self.scheme().map(norm)),
+            (Component::Userinfo, self.userinfo().map(norm)),
+            (Component::Host, self.host_str().map(norm)),
+            (Component::Port, self.port().map(norm)),
+            (Component::Path, Some(norm(self.path()))),
+            (Component::Query, self.query().map(norm)),
+            (Component::Fragment, self.fragment().map(norm)),
+        ];
+        // A character that became a delimiter or "%" would change the
+        // structure even where the result still parses ("a／b" → "a/b").
+        let structural = |s: &str| s.chars().filter(|c| ":/?#[]@%".contains(*c)).count();
+        let originals = [
+            self.scheme(),
+            self.userinfo(),
+            self.host_str(),
+            self.port(),
+            Some(self.path()),
+            self.query(),
+            self.fragment(),
+        ];
+        if let Some(i) = originals
+            .iter()
+            .zip(&parts)
+            .position(|(orig, (_, new))| orig.map(structural) != new.as_deref().map(structural))
+        {
+            return Err(UnicodeNormalizationError {
+                form,
+                component: parts[i].0,
+            });
+        }
+        let mut text = String::with_capacity(self.as_str().len());
+        let [scheme, userinfo, host, port, path, query, fragment] = &parts;
+        if let Some(s) = &scheme.1 {
+            text.push_str(s);
+            text.push(':');
+        }
+        if self.authority().is_some() {
+            text.push_str("//");
+            if let Some(u) = &userinfo.1 {
+                text.push_str(u);
+                text.push('@');
+            }
+            text.push_str(host.1.as_deref().unwrap_or(""));
+            if let Some(p) = &port.1 {
+                text.push(':');
+                text.push_str(p);
+            }
+        }
+        text.push_str(path.1.as_deref().unwrap_or(""));
+        if let Some(q) = &query.1 {
+            text.push('?');
+            text.push_str(q);
+        }
+        if let Some(f) = &fragment.1 {
+            text.push('#');
+            text.push_str(f);
+        }
+        let result = IriRef::try_from(text);
+        let same = |r: &IriRef<String>| {
+            [
+                r.scheme(),
+                r.userinfo(),
+                r.host_str(),
+                r.port(),
+                Some(r.path()),
+                r.query(),
+                r.fragment(),
+            ]
+            .iter()
+            .zip(&parts)
+            .position(|(got, (_, want))| *got != want.as_deref())
+        };
+        match result {
+            Ok(r) => match same(&r) {
+                None => Ok(r),
+                Some(i) => Err(UnicodeNormalizationError {
+                    form,
+                    component: parts[i].0,
+                }),
+            },
+            Err(e) => Err(UnicodeNormalizationError {
+                form,
+                component: e.component(),
+            }),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Form {
+    Nfc,
+    Nfkc,
+}
+
+/// The error of [`IriRef::to_nfc`] and [`IriRef::to_nfkc`]: normalizing a
+/// component turned it into text that is not that component (a character
+/// became a delimiter or one not allowed there).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnicodeNormalizationError {
+    form: Form,
+    component: Component,
+}
+
+impl UnicodeNormalizationError {
+    /// The component whose normalized text no longer fits it.
+    pub fn component(&self) -> Component {
+        self.component
+    }
+}
+
+impl fmt::Display for UnicodeNormalizationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let form = match self.form {
+            Form::Nfc => "NFC",
+            Form::Nfkc => "NFKC",
+        };
+        write!(
+            f,
+            "{form} turns the {} into text that is not allowed there (a compatibility character became a delimiter or a disallowed character): percent-encode it first (3987bis §8.5)",
+            self.component.name()
+        )
+    }
+}
+
+impl std::error::Error for UnicodeNormalizationError {}
+
+/// Whether two IRIs are equivalent at `level` of the comparison ladder
+/// (RFC 3987 §5.3): the same characters ([`Level::Simple`], never through a
+/// URI mapping), the same after syntax-based, or after scheme-based
+/// normalization. Fragments count; see [`compare`] to ignore them.
+///
+/// Relative references must be resolved against their base first
+/// ([`crate::Iri::resolve`]): two relative references that are equal here
+/// may name different resources, and two that differ may name the same.
+///
+/// ```
+/// use iribis::{equivalent, IriRef, Level};
+///
+/// let a = IriRef::parse("http://example.org/~smith/")?;
+/// let b = IriRef::parse("HTTP://EXAMPLE.org/%7Esmith/")?;
+/// assert!(!equivalent(&a, &b, Level::Simple));
+/// assert!(equivalent(&a, &b, Level::Syntax));
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
+pub fn equivalent<A: AsRef<str>, B: AsRef<str>>(
+    a: &IriRef<A>,
+    b: &IriRef<B>,
+    level: Level,
+) -> bool {
+    compare(a, b, level, false).is_some()
+}
+
+/// The lowest rung, up to `level`, at which `a` and `b` are equivalent
+/// (RFC 3987 §5.3), or `None` when they differ at every rung up to it.
+/// With `ignore_fragment`, fragments are left out of the comparison
+/// (RFC 3987 §5.1: a fragment is not part of the resource's identity).
+///
+/// ```
+/// use iribis::{compare, IriRef, Level};
+///
+/// let a = IriRef::parse("http://example.org/")?;
+/// let b = IriRef::parse("http://example.org:80/#top")?;
+/// assert_eq!(compare(&a, &b, Level::Scheme, false), None);
+/// assert_eq!(compare(&a, &b, Level::Scheme, true), Some(Level::Scheme));
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
+pub fn compare<A: AsRef<str>, B: AsRef<str>>(
+    a: &IriRef<A>,
+    b: &IriRef<B>,
+    level: Level,
+    ignore_fragment: bool,
+) -> Option<Level> {
+    let cut = |s: &str, fragment: Option<&str>| -> usize {
+        match (ignore_fragment, fragment) {
+            (true, Some(f)) => s.len() - f.len() - 1,
+            _ => s.len(),
+        }
+    };
+    let same =
+        |x: &str, fx: Option<&str>, y: &str, fy: Option<&str>| x[..cut(x, fx)] == y[..cut(y, fy)];
+    [Level::Simple, Level::Syntax, Level::Scheme]
+        .into_iter()
+        .take_while(|&l| l <= level)
+        .find(|&l| {
+            let (x, y) = (a.normalize_with(l), b.normalize_with(l));
+            same(x.as_str(), x.fragment(), y.as_str(), y.fragment())
+        })
+}
+
+/// A registered name in lowercase when it is all ASCII (after decoding),
+/// the hex digits of its percent-encodings left in uppercase.
+fn lowercase_if_ascii(host: String) -> String {
+    if !host.is_ascii() {
+        return host;
+    }
+    let mut out = String::with_capacity(host.len());
+    let mut hex = 0;
+    for c in host.chars() {
+        if c == '%' {
+            hex = 2;
+            out.push(c);
+        } else if hex > 0 {
+            hex -= 1;
+            out.push(c);
+        } else {
+            out.push(c.to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+/// The registered name `host` (syntax-normalized) through UTS #46 mapping
+/// and ToUnicode, when that succeeds and gives a valid `ireg-name`.
+fn idn_host(host: &str) -> Option<String> {
+    if host.is_empty() || host.contains('%') {
+        return None;
+    }
+    let (unicode, result) = idna::domain_to_unicode(host);
+    let valid = result.is_ok()
+        && !unicode.is_empty()
+        && unicode
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c) || chars::is_ucschar(c));
+    valid.then_some(unicode)
+}
+
+/// Percent-encoding normalization of one component's text: hex digits in
+/// uppercase, and the encodings of unreserved characters and of characters
+/// allowed unencoded in `component` decoded (see [`IriRef::normalize`]).
+fn percent_normalize(text: &str, component: Component) -> String {
+    if !text.contains('%') {
+        return text.to_owned();
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let Some(first) = octet(bytes, i) else {
+            // Not a percent-encoding: copy the character.
+            let ch_len = text[i..].chars().next().map_or(1, char::len_utf8);
+            out.push_str(&text[i..i + ch_len]);
+            i += ch_len;
+            continue;
+        };
+        // The octets of one UTF-8 sequence, all percent-encoded.
+        let len = match first {
+            0x00..=0x7F => 1,
+            0xC2..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF4 => 4,
+            _ => 0,
+        };
+        let mut seq = [first, 0, 0, 0];
+        let complete = len > 0
+            && (1..len).all(|k| match octet(bytes, i + 3 * k) {
+                Some(b) => {
+                    seq[k] = b;
+                    true
+                }
+                None => false,
+            });
+        let decoded = complete
+            .then(|| std::str::from_utf8(&seq[..len]).ok())
+            .flatten()
+            .and_then(|s| s.chars().next())
+            .filter(|&c| decodable(c, component));
+        match decoded {
+            Some(c) => {
+                out.push(c);
+                i += 3 * len;
+            }
+            None => {
+                out.push('%');
+                out.push_str(&format!("{first:02X}"));
+                i += 3;
+            }
+        }
+    }
+    out
+}
+
+/// The octet of the percent-encoding at `i`, if there is one.
+fn octet(bytes: &[u8], i: usize) -> Option<u8> {
+    if bytes.get(i) != Some(&b'%') {
+        return None;
+    }
+    let hex = |b: u8| (b as char).to_digit(16);
+    let hi = hex(*bytes.get(i + 1)?)?;
+    let lo = hex(*bytes.get(i + 2)?)?;
+    Some((hi * 16 + lo) as u8)
+}
+
+/// Whether the character a percent-encoding stands for may be written
+/// unencoded in `component` without changing the IRI's meaning.
+fn decodable(c: char, component: Component) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || "-._~".contains(c);
+    }
+    if is_bidi_formatting(c) {
+        return false;
+    }
+    chars::is_ucschar(c)
+        || (component == Component::Query && chars::is_iprivate(c, Profile::Rfc3987bis))
+}
+
+/// LRM, RLM, ALM, the embeddings and overrides, and the isolates, which RFC
+/// 3987 §4.1 says IRIs must not contain.
+fn is_bidi_formatting(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_normalization() {
+        let cases = [
+            ("%7e%41%2f%2F", "~A%2F%2F"),
+            ("ros%c3%a9", "rosé"),
+            ("%C3", "%C3"),
+            ("%C3%28", "%C3%28"),
+            ("%C0%AF", "%C0%AF"),
+            ("%ED%A0%80", "%ED%A0%80"),
+            ("%E2%80%8E", "%E2%80%8E"),
+            ("%EE%80%80", "%EE%80%80"),
+            ("%EF%BF%BE", "%EF%BF%BE"),
+            ("%20%25", "%20%25"),
+            ("a%", "a%"),
+            ("é%e9", "é%E9"),
+        ];
+        for (input, output) in cases {
+            assert_eq!(percent_normalize(input, Component::Path), output, "{input}");
+        }
+        assert_eq!(percent_normalize("%EE%80%80", Component::Query), "\u{E000}");
+    }
+}

@@ -1,0 +1,343 @@
+//! Reference resolution (RFC 3986 §5.2–5.3) and its inverse.
+//!
+//! 3987bis §5.5 applies RFC 3986's algorithm to IRI references unchanged,
+//! non-ASCII characters being treated like unreserved ones. Nothing here
+//! percent-encodes, decodes or case-folds: the result keeps the text of the
+//! base and the reference.
+
+use std::fmt;
+
+use crate::build::{remove_dot_segments, Builder};
+use crate::{Iri, IriRef, ParseError};
+
+/// Options of [`Iri::resolve_with`].
+///
+/// ```
+/// use iribis::{Iri, IriRef, ResolveOptions};
+///
+/// let base = Iri::parse("http://a/b/c/d;p?q")?;
+/// let r = IriRef::parse("http:g")?;
+/// assert_eq!(base.resolve(&r), "http:g");
+/// let loose = ResolveOptions::new().strict(false);
+/// assert_eq!(base.resolve_with(&r, &loose), "http://a/b/c/g");
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResolveOptions {
+    strict: bool,
+}
+
+impl Default for ResolveOptions {
+    fn default() -> Self {
+        ResolveOptions { strict: true }
+    }
+}
+
+impl ResolveOptions {
+    /// The default: the strict algorithm of RFC 3986 §5.2.2.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// With `false`, a reference whose scheme equals the base's is read as
+    /// if it had none, for backward compatibility with old parsers (the
+    /// non-strict reading RFC 3986 §5.2.2 allows: `http:g` becomes `g`).
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+}
+
+impl<T: AsRef<str>> Iri<T> {
+    /// Resolves `reference` with this IRI as the base (RFC 3986 §5.2, strict).
+    ///
+    /// The base's fragment, if any, is ignored (RFC 3986 §5.1). The result is
+    /// built in one allocation, with its components known as it is written.
+    ///
+    /// ```
+    /// use iribis::{Iri, IriRef};
+    ///
+    /// let base = Iri::parse("http://例え.jp/a/b/c?q")?;
+    /// let r = IriRef::parse("../d/résumé#s")?;
+    /// let resolved = base.resolve(&r);
+    /// assert_eq!(resolved, "http://例え.jp/a/d/résumé#s");
+    /// assert_eq!(resolved.fragment(), Some("s"));
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn resolve<R: AsRef<str>>(&self, reference: &IriRef<R>) -> Iri<String> {
+        self.resolve_with(reference, &ResolveOptions::default())
+    }
+
+    /// Resolves `reference` with this IRI as the base, under `options`.
+    pub fn resolve_with<R: AsRef<str>>(
+        &self,
+        reference: &IriRef<R>,
+        options: &ResolveOptions,
+    ) -> Iri<String> {
+        Iri::from_ref(transform(self, reference, options))
+    }
+
+    /// The shortest reference that resolves against this base to `target`:
+    /// a fragment, a query, a relative path, an absolute path, a
+    /// network-path reference or `target` itself, whichever is shortest.
+    ///
+    /// Resolution removes dot segments, so no reference resolves to a
+    /// target whose path has `.` or `..` segments; such a target is an
+    /// error (normalize it first).
+    ///
+    /// ```
+    /// use iribis::Iri;
+    ///
+    /// let base = Iri::parse("http://a/b/c/d;p?q")?;
+    /// let target = Iri::parse("http://a/b/e/f?x#y")?;
+    /// let r = base.relativize(&target).unwrap();
+    /// assert_eq!(r, "../e/f?x#y");
+    /// assert_eq!(base.resolve(&r), target);
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn relativize<U: AsRef<str>>(
+        &self,
+        target: &Iri<U>,
+    ) -> Result<IriRef<String>, DotSegments> {
+        relativize(self, target)
+    }
+}
+
+/// RFC 3986 §5.2.2, with merge (§5.2.3), remove_dot_segments (§5.2.4) and
+/// recomposition (§5.3) done as the result is written.
+fn transform<B: AsRef<str>, R: AsRef<str>>(
+    base: &Iri<B>,
+    r: &IriRef<R>,
+    options: &ResolveOptions,
+) -> IriRef<String> {
+    let scheme = match r.scheme() {
+        Some(s) if !options.strict && s.eq_ignore_ascii_case(base.scheme()) => None,
+        other => other,
+    };
+    let mut out = Builder::with_capacity(base.as_str().len() + r.as_str().len() + 3);
+    let query;
+    if let Some(s) = scheme {
+        out.scheme(s);
+        if r.authority().is_some() {
+            out.authority_of(r);
+        }
+        write_path(&mut out, "", r.path());
+        query = r.query();
+    } else {
+        out.scheme(base.scheme());
+        if r.authority().is_some() {
+            out.authority_of(r);
+            write_path(&mut out, "", r.path());
+            query = r.query();
+        } else {
+            if base.authority().is_some() {
+                out.authority_of(base);
+            }
+            if r.path().is_empty() {
+                let start = out.len();
+                out.text_mut().push_str(base.path());
+                out.path_from(start);
+                query = r.query().or(base.query());
+            } else {
+                if r.path().starts_with('/') {
+                    write_path(&mut out, "", r.path());
+                } else {
+                    write_path(&mut out, merge_prefix(base), r.path());
+                }
+                query = r.query();
+            }
+        }
+    }
+    if let Some(q) = query {
+        out.query(q);
+    }
+    if let Some(f) = r.fragment() {
+        out.fragment(f);
+    }
+    out.finish()
+}
+
+/// The part of the base path that §5.2.3 merges a relative path onto: "/"
+/// when the base has an authority and an empty path, else the base path up
+/// to and including its last "/" (nothing when it has none).
+fn merge_prefix<B: AsRef<str>>(base: &Iri<B>) -> &str {
+    let path = base.path();
+    if base.authority().is_some() && path.is_empty() {
+        "/"
+    } else {
+        path.rfind('/').map_or("", |i| &path[..=i])
+    }
+}
+
+/// Writes `prefix` + `path` with its dot segments removed, as the path.
+fn write_path(out: &mut Builder, prefix: &str, path: &str) {
+    let start = out.len();
+    let text = out.text_mut();
+    text.push_str(prefix);
+    text.push_str(path);
+    remove_dot_segments(text, start);
+    out.path_from(start);
+}
+
+/// The error of [`Iri::relativize`]: the target's path has dot segments,
+/// which resolution always removes, so no reference resolves to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DotSegments {
+    path: String,
+}
+
+impl fmt::Display for DotSegments {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no reference resolves to a path with '.' or '..' segments ({:?}): remove them first (RFC 3986 §5.2.4, `iri normalize`)",
+            self.path
+        )
+    }
+}
+
+impl std::error::Error for DotSegments {}
+
+fn has_dot_segments(path: &str) -> bool {
+    path.split('/').any(|s| s == "." || s == "..")
+}
+
+fn relativize<B: AsRef<str>, U: AsRef<str>>(
+    base: &Iri<B>,
+    target: &Iri<U>,
+) -> Result<IriRef<String>, DotSegments> {
+    let path = target.path();
+    if has_dot_segments(path) {
+        return Err(DotSegments {
+            path: path.to_owned(),
+        });
+    }
+    let tail = |r: &mut String| {
+        if let Some(q) = target.query() {
+            r.push('?');
+            r.push_str(q);
+        }
+        if let Some(f) = target.fragment() {
+            r.push('#');
+            r.push_str(f);
+        }
+    };
+    let mut candidates: Vec<String> = Vec::new();
+    if target.scheme() == base.scheme() {
+        if target.authority() == base.authority() {
+            // Same document: the fragment alone, or the query.
+            if path == base.path() {
+                if target.query() == base.query() {
+                    candidates.push(match target.fragment() {
+                        Some(f) => format!("#{f}"),
+                        None => String::new(),
+                    });
+                }
+                if target.query().is_some() {
+                    let mut r = String::new();
+                    tail(&mut r);
+                    candidates.push(r);
+                }
+            }
+            // A path relative to the base's directory.
+            let mut r = relative_path(merge_prefix(base), path);
+            tail(&mut r);
+            candidates.push(r);
+            // An absolute path.
+            if path.starts_with('/') && !path.starts_with("//") {
+                let mut r = path.to_owned();
+                tail(&mut r);
+                candidates.push(r);
+            }
+        }
+        // A network-path reference.
+        if let Some(a) = target.authority() {
+            let mut r = format!("//{a}{path}");
+            tail(&mut r);
+            candidates.push(r);
+        }
+    }
+    candidates.sort_by_key(String::len);
+    for c in candidates {
+        let Ok(r) = IriRef::parse(&c) else { continue };
+        if base.resolve(&r) == *target {
+            return Ok(r.into_owned());
+        }
+    }
+    // Nothing shorter works: the target itself, which resolves to itself
+    // because its path has no dot segments.
+    Ok(IriRef::from_parts(
+        target.as_str().to_owned(),
+        *target.meta(),
+    ))
+}
+
+/// The relative path from the directory `dir` (ending in "/", or empty) to
+/// `path`: "../" for each directory of `dir` that `path` leaves, then the
+/// rest of `path`; "./" in front when its first segment would read as a
+/// scheme or it would start with "/"; "." for the directory itself.
+fn relative_path(dir: &str, path: &str) -> String {
+    // The longest common prefix ending in "/".
+    let common = dir
+        .bytes()
+        .zip(path.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let common = dir[..common].rfind('/').map_or(0, |i| i + 1);
+    let ups = dir[common..].matches('/').count();
+    let rest = &path[common..];
+    let mut r = "../".repeat(ups);
+    let first = rest.split('/').next().unwrap_or("");
+    if ups == 0 && (first.contains(':') || rest.starts_with('/')) {
+        r.push_str("./");
+    }
+    r.push_str(rest);
+    if r.is_empty() {
+        r.push('.');
+    }
+    r
+}
+
+/// The error of [`resolve`]: the base or the reference is not what it must
+/// be.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum ResolveError {
+    /// The base does not parse as an IRI reference.
+    Base(ParseError),
+    /// The base parses but is a relative reference: a base must be an IRI,
+    /// with a scheme (RFC 3986 §5.1).
+    RelativeBase(String),
+    /// The reference does not parse.
+    Reference(ParseError),
+}
+
+impl fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResolveError::Base(e) => write!(f, "the base is not an IRI: {}", e.message()),
+            ResolveError::RelativeBase(b) => write!(
+                f,
+                "the base {b:?} is a relative reference: a base must be an absolute IRI, with a scheme (RFC 3986 §5.1)"
+            ),
+            ResolveError::Reference(e) => write!(f, "{}", e.message()),
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
+
+/// Parses `base` and `reference` (default profile) and resolves the
+/// reference against the base.
+///
+/// ```
+/// assert_eq!(iribis::resolve("http://a/b/c/d;p?q", "../../g")?, "http://a/g");
+/// assert!(iribis::resolve("/relative/base", "g").is_err());
+/// # Ok::<(), iribis::ResolveError>(())
+/// ```
+pub fn resolve(base: &str, reference: &str) -> Result<Iri<String>, ResolveError> {
+    let base_ref = IriRef::parse(base).map_err(ResolveError::Base)?;
+    let base = Iri::try_from(base_ref).map_err(|_| ResolveError::RelativeBase(base.to_owned()))?;
+    let r = IriRef::parse(reference).map_err(ResolveError::Reference)?;
+    Ok(base.resolve(&r))
+}

@@ -1,0 +1,435 @@
+//! The grammar lab (`iribis::lab`, `iri grammar ...`): the built-in pest
+//! grammars checked against the spec's ABNF, diffs of modified grammars over
+//! the default corpus, the ABNF-to-pest transcription; reports pinned by
+//! snapshots.
+
+mod common;
+
+use std::process::{Command, Output};
+use std::time::Instant;
+
+use iribis::abnf::Grammar;
+use iribis::lab::{self, DiffKind, PestGrammar, Scan, Side, Status};
+use iribis::Profile;
+
+fn iri(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_iri"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+/// The built-in grammar of `profile` with one exact piece of text replaced.
+fn edited(profile: Profile, from: &str, to: &str) -> PestGrammar {
+    let text = PestGrammar::builtin_source(profile);
+    assert!(
+        text.contains(from),
+        "{from:?} is not in the built-in grammar"
+    );
+    PestGrammar::parse(&text.replacen(from, to, 1), "edited.pest").unwrap()
+}
+
+#[test]
+fn builtin_grammars_pass_the_check() {
+    for profile in Profile::ALL {
+        let t = Instant::now();
+        let (abnf, printed) = lab::check_abnf(profile).unwrap();
+        let report = lab::check(
+            &abnf,
+            &PestGrammar::builtin(profile),
+            Some(&printed),
+            Scan::Classes,
+        );
+        eprintln!("check {profile}: {:?}", t.elapsed());
+        assert!(report.passed(), "{report}");
+        // The erratum is listed, not hidden.
+        if profile != Profile::Rfc3986 {
+            let ireg = report.rows.iter().find(|r| r.rule == "ireg-name").unwrap();
+            assert_eq!(ireg.status, Status::Erratum, "{report}");
+        }
+        common::settings().bind(|| {
+            insta::assert_snapshot!(format!("check_{profile}"), report.to_string());
+        });
+    }
+}
+
+/// The class scan stands for running pest_vm on every code point: both must
+/// give the same verdicts. Run on three rules (the two large sets of the
+/// default profile, and sub-delims checked against a wrong ABNF, so that
+/// the scans must agree on differences too) to keep the exhaustive scan,
+/// 1,112,064 pest_vm runs, to seconds in a debug build.
+#[test]
+fn exhaustive_scan_agrees_with_the_class_scan() {
+    let full = Grammar::profile("rfc3987bis").unwrap();
+    // The two rules as printed.
+    let bis = iribis::abnf::builtin_file("3987bis.abnf").unwrap();
+    let rules: String = bis
+        .split("\n\n")
+        .filter(|block| block.starts_with("ucschar") || block.starts_with("iprivate"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut abnf = Grammar::parse(&rules, "3987bis.abnf").unwrap();
+    for r in ["ucschar", "iprivate"] {
+        assert_eq!(abnf.get(r).unwrap().node, full.get(r).unwrap().node);
+    }
+    abnf.add("sub-delims = \"!\" / \"$\" / %x80-10FFFF\n", "test.abnf")
+        .unwrap();
+    let pest = PestGrammar::builtin(Profile::Rfc3987bis);
+    let t = Instant::now();
+    let classes = lab::check(&abnf, &pest, None, Scan::Classes);
+    let by_class = t.elapsed();
+    let t = Instant::now();
+    let every = lab::check(&abnf, &pest, None, Scan::Exhaustive);
+    eprintln!(
+        "3 rules: class scan {by_class:?}, exhaustive scan {:?}",
+        t.elapsed()
+    );
+    assert_eq!(classes.rows, every.rows);
+    let row = |rule: &str| {
+        classes
+            .rows
+            .iter()
+            .find(|r| r.rule == rule)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(row("ucschar").status, Status::Ok);
+    assert_eq!(row("iprivate").status, Status::Ok);
+    let sub = row("sub-delims");
+    assert_eq!(sub.status, Status::Differs);
+    assert_eq!(
+        sub.detail,
+        "pest accepts 9 the ABNF does not (U+0026..U+002C, U+003B, U+003D); pest rejects 1111936 the ABNF accepts (U+0080..U+10FFFF)"
+    );
+    assert!(classes.scan.contains("classes"), "{}", classes.scan);
+    assert_eq!(every.scan, "every code point, one pest_vm run each");
+}
+
+#[test]
+fn check_finds_what_is_wrong() {
+    let (abnf, printed) = lab::check_abnf(Profile::Rfc3987bis).unwrap();
+    let row = |g: &PestGrammar, rule: &str| {
+        let report = lab::check(&abnf, g, Some(&printed), Scan::Classes);
+        assert!(!report.passed());
+        report.rows.into_iter().find(|r| r.rule == rule).unwrap()
+    };
+    // A range one off.
+    let g = edited(
+        Profile::Rfc3987bis,
+        "'\\u{A0}'..'\\u{D7FF}'",
+        "'\\u{A1}'..'\\u{D7FF}'",
+    );
+    let r = row(&g, "ucschar");
+    assert_eq!(
+        (r.status, r.detail.as_str()),
+        (Status::Differs, "pest rejects 1 the ABNF accepts (U+00A0)")
+    );
+    // The ABNF's order of dec-octet in a PEG.
+    let g = edited(
+        Profile::Rfc3987bis,
+        "dec_octet = {\n    \"25\" ~ '\\u{30}'..'\\u{35}'\n  | \"2\" ~ '\\u{30}'..'\\u{34}' ~ DIGIT\n  | \"1\" ~ DIGIT{2}\n  | '\\u{31}'..'\\u{39}' ~ DIGIT\n  | DIGIT\n}",
+        "dec_octet = { DIGIT | '\\u{31}'..'\\u{39}' ~ DIGIT | \"1\" ~ DIGIT{2} | \"2\" ~ '\\u{30}'..'\\u{34}' ~ DIGIT | \"25\" ~ '\\u{30}'..'\\u{35}' }",
+    );
+    let r = row(&g, "dec-octet");
+    assert_eq!(r.status, Status::Differs, "{}", r.detail);
+    assert!(r.detail.contains("\"10\" rejected"), "{}", r.detail);
+    // The printed ireg-name instead of the erratum's.
+    let g = edited(
+        Profile::Rfc3987bis,
+        "ireg_name = { (iunreserved | pct_form | sub_delims)* }",
+        "ireg_name = { (iunreserved | sub_delims)* }",
+    );
+    let r = row(&g, "ireg-name");
+    assert_eq!(r.status, Status::Differs, "{}", r.detail);
+    assert!(
+        r.detail
+            .starts_with("departs from the rule printed in 3987bis.abnf"),
+        "{}",
+        r.detail
+    );
+    // A rule renamed: the ABNF's is missing, the new one is extra.
+    let g = edited(
+        Profile::Rfc3987bis,
+        "path_sep = { \"/\" }",
+        "path_sep = { slash }\nslash = { \"/\" }",
+    );
+    let report = lab::check(&abnf, &g, Some(&printed), Scan::Classes);
+    assert!(report.passed(), "path-sep is still right");
+    assert!(report
+        .rows
+        .iter()
+        .any(|r| r.rule == "slash" && r.status == Status::Extra));
+    let g = PestGrammar::parse(
+        &PestGrammar::builtin_source(Profile::Rfc3986)
+            .replace("reserved = { gen_delims | sub_delims }", ""),
+        "no-reserved.pest",
+    )
+    .unwrap();
+    let (abnf, _) = lab::check_abnf(Profile::Rfc3986).unwrap();
+    let report = lab::check(&abnf, &g, None, Scan::Classes);
+    let r = report.rows.iter().find(|r| r.rule == "reserved").unwrap();
+    assert_eq!(
+        (r.status, r.detail.as_str()),
+        (Status::Missing, "no pest rule reserved")
+    );
+}
+
+#[test]
+fn diff_of_modified_grammars() {
+    let base = PestGrammar::builtin(Profile::Rfc3987bis);
+    let side = |g, name| Side {
+        grammar: g,
+        rule: "IRI_reference",
+        name,
+    };
+    let corpus = || lab::default_corpus().map(String::from);
+    let mut out = String::new();
+
+    // The ireg-name erratum undone.
+    let printed = edited(
+        Profile::Rfc3987bis,
+        "ireg_name = { (iunreserved | pct_form | sub_delims)* }",
+        "ireg_name = { (iunreserved | sub_delims)* }",
+    );
+    let report = lab::diff(
+        side(&base, "built-in"),
+        side(&printed, "ireg-name-as-printed.pest"),
+        corpus(),
+        true,
+    );
+    assert!(report
+        .differences
+        .iter()
+        .all(|d| d.kind == DiffKind::NowRejected));
+    assert!(report
+        .differences
+        .iter()
+        .any(|d| d.input == "http://r%C3%A9sum%C3%A9.example.org"));
+    out.push_str("## ireg-name as printed (no pct-form)\n");
+    out.push_str(&report.render("built-in rfc3987bis", "ireg-name-as-printed.pest", 10));
+
+    // RFC 6874 zone identifiers added.
+    let zone = edited(
+        Profile::Rfc3987bis,
+        "IP_literal = { \"[\" ~ (IPv6address | IPvFuture) ~ \"]\" }",
+        "IP_literal = { \"[\" ~ (IPv6addrz | IPv6address | IPvFuture) ~ \"]\" }\nIPv6addrz = { IPv6address ~ \"%25\" ~ ZoneID }\nZoneID = { (unreserved | pct_encoded)+ }",
+    );
+    let report = lab::diff(
+        side(&base, "built-in"),
+        side(&zone, "zone.pest"),
+        corpus(),
+        true,
+    );
+    let inputs: Vec<&str> = report
+        .differences
+        .iter()
+        .map(|d| d.input.as_str())
+        .collect();
+    assert_eq!(
+        inputs,
+        [
+            "http://[fe80::1%25eth0]/",
+            "http://[fe80::a%25en1]:8080/p",
+            "http://[::1%25lo%2F0]/"
+        ]
+    );
+    out.push_str("\n## RFC 6874 zone identifiers\n");
+    out.push_str(&report.render("built-in rfc3987bis", "zone.pest", 10));
+
+    // dec-octet in the ABNF's order: a PEG takes "2" of "255" as a whole
+    // dec-octet, and every address with a two- or three-digit octet breaks.
+    let dec = edited(
+        Profile::Rfc3987bis,
+        "dec_octet = {\n    \"25\" ~ '\\u{30}'..'\\u{35}'\n  | \"2\" ~ '\\u{30}'..'\\u{34}' ~ DIGIT\n  | \"1\" ~ DIGIT{2}\n  | '\\u{31}'..'\\u{39}' ~ DIGIT\n  | DIGIT\n}",
+        "dec_octet = { DIGIT | '\\u{31}'..'\\u{39}' ~ DIGIT | \"1\" ~ DIGIT{2} | \"2\" ~ '\\u{30}'..'\\u{34}' ~ DIGIT | \"25\" ~ '\\u{30}'..'\\u{35}' }",
+    );
+    let report = lab::diff(
+        side(&base, "built-in"),
+        side(&dec, "dec-octet.pest"),
+        corpus(),
+        true,
+    );
+    assert!(report
+        .differences
+        .iter()
+        .any(|d| d.input == "http://[::ffff:1.2.3.4]/" || d.input.contains("192.0.2")));
+    out.push_str("\n## dec-octet in the ABNF's order\n");
+    out.push_str(&report.render("built-in rfc3987bis", "dec-octet.pest", 4));
+
+    // ls32 with its alternatives swapped (IPv4address first): at one
+    // position they cannot both match, so nothing in the corpus changes and
+    // the check passes either way.
+    let ls32 = edited(
+        Profile::Rfc3987bis,
+        "ls32 = { h16 ~ \":\" ~ h16 | IPv4address }",
+        "ls32 = { IPv4address | h16 ~ \":\" ~ h16 }",
+    );
+    let report = lab::diff(
+        side(&base, "built-in"),
+        side(&ls32, "ls32.pest"),
+        corpus(),
+        true,
+    );
+    assert!(report.differences.is_empty(), "{report:?}");
+    let (abnf, printed) = lab::check_abnf(Profile::Rfc3987bis).unwrap();
+    assert!(lab::check(&abnf, &ls32, Some(&printed), Scan::Classes).passed());
+
+    // The same grammar: nothing differs, trees included.
+    let report = lab::diff(
+        side(&base, "built-in"),
+        side(&PestGrammar::builtin(Profile::Rfc3987bis), "again"),
+        corpus(),
+        true,
+    );
+    assert!(report.differences.is_empty());
+    assert_eq!(report.inputs, lab::default_corpus().count());
+
+    common::settings().bind(|| insta::assert_snapshot!("diff_modified_grammars", out));
+}
+
+#[test]
+fn from_abnf_output_compiles_and_is_checked() {
+    let abnf = Grammar::profile("rfc3987bis").unwrap();
+    let text = lab::from_abnf(&abnf);
+    let pest = PestGrammar::parse(&text, "from-abnf.pest").unwrap();
+    // Against the same ABNF: the rules whose PEG ordering was flagged and
+    // not fixed by hand show up as differing; the rest pass.
+    let report = lab::check(&abnf, &pest, None, Scan::Classes);
+    for r in &report.rows {
+        if r.status == Status::Differs {
+            let pest_name = r.rule.replace('-', "_");
+            assert!(
+                flagged_or_uses_flagged(&text, &abnf, &r.rule),
+                "{} differs but nothing flags it or a rule it uses\n{}",
+                pest_name,
+                r.detail
+            );
+        }
+    }
+    common::settings().bind(|| {
+        insta::assert_snapshot!("from_abnf_3987bis", text);
+        insta::assert_snapshot!("check_of_from_abnf_3987bis", report.to_string());
+    });
+}
+
+/// Whether the transcription of `rule`, or of a rule it uses, has a
+/// `// PEG:` comment.
+fn flagged_or_uses_flagged(text: &str, abnf: &Grammar, rule: &str) -> bool {
+    fn refs(n: &iribis::abnf::Node, out: &mut Vec<String>) {
+        use iribis::abnf::Node;
+        match n {
+            Node::Alternation(v) | Node::Concatenation(v) => v.iter().for_each(|n| refs(n, out)),
+            Node::Repetition { node, .. } => refs(node, out),
+            Node::Rule(r) => out.push(r.to_ascii_lowercase()),
+            _ => {}
+        }
+    }
+    let flagged = |r: &str| {
+        let head = format!("/// {} = ", abnf.get(r).map_or(r, |x| x.name.as_str()));
+        text.split("\n\n")
+            .any(|block| block.starts_with(&head) && block.contains("// PEG:"))
+    };
+    let mut seen = vec![rule.to_ascii_lowercase()];
+    let mut i = 0;
+    while i < seen.len() {
+        if flagged(&seen[i]) {
+            return true;
+        }
+        if let Some(r) = abnf.get(&seen[i].clone()) {
+            let mut out = Vec::new();
+            refs(&r.node, &mut out);
+            for x in out {
+                if !seen.contains(&x) {
+                    seen.push(x);
+                }
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+#[test]
+fn cli() {
+    // show: the built-in grammar, which runs as it is.
+    let o = iri(&["grammar", "show", "--profile", "leiri"]);
+    assert_eq!(o.status.code(), Some(0));
+    let dir = std::env::temp_dir().join(format!("iribis-lab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shown = dir.join("leiri.pest");
+    std::fs::write(&shown, stdout(&o)).unwrap();
+    let path = shown.to_str().unwrap();
+    let o = iri(&[
+        "parse",
+        "--grammar",
+        path,
+        "--json",
+        "http://a b/",
+        "http://[::1",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["valid"], true);
+    assert_eq!(lines[1]["valid"], false);
+    assert_eq!(lines[1]["error"]["char"], 11);
+    let o = iri(&["tree", "--grammar", path, "--rule", "ihost", "[::1]"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).starts_with("ihost 0..5 \"[::1]\"\n  IP_literal 0..5"),
+        "{}",
+        stdout(&o)
+    );
+
+    // diff: exit 0 without differences, 1 with, JSON with every input.
+    assert_eq!(
+        iri(&["grammar", "diff", path, "--profile", "leiri", "--trees"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let o = iri(&["grammar", "diff", path, "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["base"]["grammar"], "built-in rfc3987bis");
+    assert_eq!(v["kinds"][0]["kind"], "now-accepted");
+    assert_eq!(v["differing"], v["differences"].as_array().unwrap().len());
+    // LEIRIs are a superset: every difference is an input leiri accepts.
+    assert!(v["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|d| d["kind"] == "now-accepted"));
+
+    // Grammar errors: file, line and column, exit 2.
+    let bad = dir.join("bad.pest");
+    std::fs::write(&bad, "a = { b }\n").unwrap();
+    let o = iri(&["parse", "--grammar", bad.to_str().unwrap(), "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("{}:1:7", bad.display())) && err.contains("rule b is undefined"),
+        "{err}"
+    );
+    let o = iri(&["parse", "--grammar", path, "--rule", "nope", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+
+    // check: 0 for the built-in grammar; from-abnf output compiles.
+    assert_eq!(
+        iri(&["grammar", "check", "--profile", "rfc3986"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let abnf = concat!(env!("CARGO_MANIFEST_DIR"), "/grammar/abnf/rfc3986.abnf");
+    let o = iri(&["grammar", "from-abnf", abnf]);
+    assert_eq!(o.status.code(), Some(0));
+    PestGrammar::parse(&stdout(&o), "out.pest").unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

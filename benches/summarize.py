@@ -82,4 +82,30 @@ def main():
         print()
 
 
+def ops():
+    """The groups of benches/ops.rs: criterion's throughput there is the
+    number of references, so the table gives ns per reference only."""
+    for group in ["resolve-mixed", "normalize-mixed"]:
+        times = {}
+        n = None
+        for lib in ORDER:
+            t = mean_ns(group, lib)
+            if t is None:
+                continue
+            times[lib] = t
+            with open(os.path.join(CRIT, group, lib, "new", "benchmark.json")) as f:
+                n = json.load(f)["throughput"]["Elements"]
+        if not times:
+            continue
+        base = times.get("iribis")
+        print(f"### {group} ({n} references)\n")
+        print("| library | ns/reference | iribis ÷ library |")
+        print("|---|---:|---:|")
+        for lib, t in times.items():
+            ratio = base / t if base else float("nan")
+            print(f"| {lib} | {t / n:.1f} | {ratio:.2f} |")
+        print()
+
+
 main()
+ops()

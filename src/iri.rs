@@ -5,6 +5,7 @@ use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::str::FromStr;
 
+use crate::fast;
 use crate::host::{Host, IpvFuture};
 use crate::syntax::lower::{HostMeta, Lower, Meta, Span};
 use crate::{syntax, GrammarRule, ParseError, Profile};
@@ -180,8 +181,7 @@ impl<'a> IriRef<&'a str> {
     /// assert!(IriRef::parse("http://h/a b").is_err());
     /// ```
     pub fn parse_with(input: &'a str, options: &ParseOptions) -> Result<Self, ParseError> {
-        parse_meta(input, GrammarRule::IRI_REFERENCE, options.profile)
-            .map(|meta| IriRef { text: input, meta })
+        parse_ref(input, GrammarRule::IRI_REFERENCE, options.profile)
     }
 
     /// Copies the input into an owned reference.
@@ -193,7 +193,37 @@ impl<'a> IriRef<&'a str> {
     }
 }
 
+/// The DFA decides and the delimiters split (`crate::fast`); the pest
+/// parser runs only for input the DFA rejects, to explain why.
+#[inline]
 fn parse_meta(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
+    let mut meta = Meta::default();
+    if fast::parse(input, rule, profile, &mut meta) {
+        Ok(meta)
+    } else {
+        parse_pest(input, rule, profile)
+    }
+}
+
+/// As [`parse_meta`], building the reference in place: the components are
+/// written straight into it rather than copied in (`Meta` is some 200
+/// bytes, and each copy of it showed in the profile of a short input).
+#[inline]
+fn parse_ref(input: &str, rule: GrammarRule, profile: Profile) -> Result<IriRef<&str>, ParseError> {
+    let mut r = IriRef {
+        text: input,
+        meta: Meta::default(),
+    };
+    if fast::parse(input, rule, profile, &mut r.meta) {
+        Ok(r)
+    } else {
+        parse_pest(input, rule, profile).map(|meta| IriRef { text: input, meta })
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn parse_pest(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
     syntax::parse(profile, rule.for_profile(profile), input, Lower)
 }
 
@@ -346,8 +376,7 @@ macro_rules! narrow {
 
             #[doc = concat!("Parses ", $doc, " under the given options.")]
             pub fn parse_with(input: &'a str, options: &ParseOptions) -> Result<Self, ParseError> {
-                parse_meta(input, $rule, options.profile)
-                    .map(|meta| $ty(IriRef { text: input, meta }))
+                parse_ref(input, $rule, options.profile).map($ty)
             }
 
             /// Copies the input into an owned value.

@@ -71,6 +71,7 @@ mod chars;
 mod components;
 mod convert;
 mod error;
+mod fast;
 mod host;
 mod iri;
 #[cfg(feature = "lab")]
@@ -88,6 +89,8 @@ pub use convert::{
     ToIriOptions, ToUriOptions,
 };
 pub use error::{Component, ErrorKind, ParseError};
+#[doc(hidden)]
+pub use fast::dfa_accepts;
 pub use host::{Host, IpvFuture};
 pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};
 pub use normalize::{

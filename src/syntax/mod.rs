@@ -137,12 +137,12 @@ struct Literals {
     hex: bool,
 }
 
-/// A [`Visit`] for a yes-or-no match.
-struct Matches;
-
-impl Visit for Matches {
-    type Out = ();
-    fn visit<R: RuleType>(self, _: Pair<'_, R>, _: fn(R) -> Option<Sym>) {}
+/// Whether `rule` matches the whole of `input`: a bare pest parse, without
+/// the error report a failure would otherwise build (which parses again).
+fn matches(profile: Profile, rule: GrammarRule, input: &str) -> bool {
+    with_profile!(profile, m => {
+        m::whole(rule.0).is_some_and(|whole| m::Parser::parse(whole, input).is_ok())
+    })
 }
 
 fn convert_error<R: RuleType>(
@@ -188,7 +188,7 @@ fn convert_error<R: RuleType>(
         .filter(|l| {
             !expected
                 .iter()
-                .any(|&r| parse(profile, GrammarRule(r), l, Matches).is_ok())
+                .any(|&r| matches(profile, GrammarRule(r), l))
         })
         .collect();
     ParseError::new(input, byte, profile, rule, expected, literals, end_allowed)

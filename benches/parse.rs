@@ -1,0 +1,202 @@
+//! Parse to components: iribis beside oxiri, iri-string, fluent-uri and url,
+//! in the same run, on the two corpora of `benches/data/` and on the
+//! one-character reference "a" (the fixed cost of a parse).
+//!
+//! Each library parses every line and reads every component it offers
+//! (scheme, authority or userinfo/host/port, path, query, fragment); the
+//! lengths are summed into a black box so nothing is optimised away. `url`
+//! parses URLs, not references, so it runs on the URL corpus only.
+//!
+//! Run: `cargo bench --bench parse`, then `python3 benches/summarize.py`
+//! for the table of ns per reference, MB/s and ratios.
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use iribis::{GrammarRule, Host, IriRef, Profile};
+
+fn corpus(name: &str) -> Vec<String> {
+    let path = format!("{}/benches/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    text.lines().map(str::to_owned).collect()
+}
+
+fn len(s: Option<&str>) -> usize {
+    s.map_or(0, str::len)
+}
+
+fn iribis_fast(line: &str) -> usize {
+    match IriRef::parse(line) {
+        Ok(r) => {
+            let host = match r.host() {
+                Some(Host::RegName(h)) => h.len(),
+                Some(Host::Ipv4(a)) => a.octets()[0] as usize,
+                Some(Host::Ipv6(a)) => a.segments()[0] as usize,
+                Some(Host::IpvFuture(f)) => f.address().len(),
+                None => 0,
+            };
+            len(r.scheme())
+                + len(r.userinfo())
+                + host
+                + len(r.port())
+                + r.path().len()
+                + len(r.query())
+                + len(r.fragment())
+        }
+        Err(_) => 1,
+    }
+}
+
+fn iribis_pest(line: &str) -> usize {
+    match iribis::Components::parse(line, GrammarRule::IRI_REFERENCE, Profile::Rfc3987bis) {
+        Ok(r) => {
+            let host = match r.host() {
+                Some(Host::RegName(h)) => h.len(),
+                Some(Host::Ipv4(a)) => a.octets()[0] as usize,
+                Some(Host::Ipv6(a)) => a.segments()[0] as usize,
+                Some(Host::IpvFuture(f)) => f.address().len(),
+                None => 0,
+            };
+            len(r.scheme())
+                + len(r.userinfo())
+                + host
+                + len(r.port())
+                + len(r.path())
+                + len(r.query())
+                + len(r.fragment())
+        }
+        Err(_) => 1,
+    }
+}
+
+fn oxiri(line: &str) -> usize {
+    match oxiri::IriRef::parse(line) {
+        Ok(r) => {
+            len(r.scheme())
+                + len(r.authority())
+                + r.path().len()
+                + len(r.query())
+                + len(r.fragment())
+        }
+        Err(_) => 1,
+    }
+}
+
+fn iri_string(line: &str) -> usize {
+    match iri_string::types::IriReferenceStr::new(line) {
+        Ok(r) => {
+            let auth = r
+                .authority_components()
+                .map_or(0, |a| len(a.userinfo()) + a.host().len() + len(a.port()));
+            len(r.scheme_str())
+                + auth
+                + r.path_str().len()
+                + len(r.query_str())
+                + len(r.fragment_str())
+        }
+        Err(_) => 1,
+    }
+}
+
+fn fluent_uri(line: &str) -> usize {
+    match fluent_uri::IriRef::parse(line) {
+        Ok(r) => {
+            let auth = r.authority().map_or(0, |a| {
+                a.userinfo().map_or(0, |u| u.as_str().len())
+                    + a.host().len()
+                    + a.port().map_or(0, |p| p.as_str().len())
+            });
+            r.scheme().map_or(0, |s| s.as_str().len())
+                + auth
+                + r.path().as_str().len()
+                + r.query().map_or(0, |q| q.as_str().len())
+                + r.fragment().map_or(0, |f| f.as_str().len())
+        }
+        Err(_) => 1,
+    }
+}
+
+fn url(line: &str) -> usize {
+    match url::Url::parse(line) {
+        Ok(u) => {
+            u.scheme().len()
+                + u.username().len()
+                + len(u.host_str())
+                + u.port().map_or(0, usize::from)
+                + u.path().len()
+                + len(u.query())
+                + len(u.fragment())
+        }
+        Err(_) => 1,
+    }
+}
+
+type Lib = (&'static str, fn(&str) -> usize);
+
+fn libraries(with_url: bool) -> Vec<Lib> {
+    let mut libs: Vec<Lib> = vec![
+        ("iribis", iribis_fast),
+        ("iribis-pest", iribis_pest),
+        ("oxiri", oxiri),
+        ("iri-string", iri_string),
+        ("fluent-uri", fluent_uri),
+    ];
+    if with_url {
+        libs.push(("url", url));
+    }
+    libs
+}
+
+fn bench_corpus(c: &mut Criterion, file: &str, group_name: &str, with_url: bool) {
+    bench_lines(c, corpus(file), group_name, with_url);
+}
+
+fn bench_lines(c: &mut Criterion, lines: Vec<String>, group_name: &str, with_url: bool) {
+    let bytes: usize = lines.iter().map(String::len).sum();
+    let mut group = c.benchmark_group(group_name);
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.sample_size(20);
+    group.warm_up_time(std::time::Duration::from_secs(1));
+    group.measurement_time(std::time::Duration::from_secs(4));
+    for (name, f) in libraries(with_url) {
+        group.bench_with_input(BenchmarkId::from_parameter(name), &lines, |b, lines| {
+            b.iter(|| lines.iter().map(|l| f(black_box(l))).sum::<usize>())
+        });
+    }
+    group.finish();
+}
+
+fn kasztp(c: &mut Criterion) {
+    bench_corpus(c, "kasztp-urls.txt", "kasztp-urls", true);
+}
+
+/// The URL corpus without the 341 lines that are not IRI references: for
+/// those, iribis builds its detailed error report with pest, which costs
+/// tens of microseconds each; this group times the valid input alone.
+fn kasztp_valid(c: &mut Criterion) {
+    let lines = corpus("kasztp-urls.txt")
+        .into_iter()
+        .filter(|l| IriRef::parse(l).is_ok())
+        .collect();
+    bench_lines(c, lines, "kasztp-urls-valid", true);
+}
+
+fn mixed(c: &mut Criterion) {
+    bench_corpus(c, "mixed-iris-20k.txt", "mixed-iris-20k", false);
+}
+
+fn tiny(c: &mut Criterion) {
+    let mut group = c.benchmark_group("one-char");
+    for (name, f) in libraries(false) {
+        group.bench_function(name, |b| b.iter(|| f(black_box("a"))));
+    }
+    group.finish();
+}
+
+// criterion_group! defines a public function without documentation.
+#[allow(missing_docs)]
+mod group {
+    use super::*;
+    criterion_group!(benches, kasztp, kasztp_valid, mixed, tiny);
+}
+criterion_main!(group::benches);

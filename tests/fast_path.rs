@@ -1,0 +1,323 @@
+//! Cross-checks of the fast path (`src/fast/`: a DFA compiled from the
+//! ABNF, then the RFC 3986 Appendix B split) against the pest parser and its
+//! tree lowering, which are the reference.
+//!
+//! For every input and profile: the DFA accepts the input exactly when the
+//! pest grammar does, and for a valid input each component, the host's kind
+//! and address included, is the same. Inputs: every spec example, every
+//! string of the conformance vectors, both benchmark corpora, and generated
+//! strings. A failure names the input and the profile.
+
+use iribis::{
+    AbsoluteIri, Components, GrammarRule, Iri, IriRef, ParseOptions, Profile, RelativeRef,
+};
+use proptest::prelude::*;
+
+/// Everything the lowering yields, as strings, for comparison.
+fn pest_view(input: &str, rule: GrammarRule, profile: Profile) -> Option<String> {
+    let c = Components::parse(input, rule, profile).ok()?;
+    Some(format!(
+        "scheme={:?} authority={:?} userinfo={:?} host={:?} host_str={:?} port={:?} path={:?} query={:?} fragment={:?}",
+        c.scheme(),
+        c.authority(),
+        c.userinfo(),
+        c.host(),
+        c.host_str(),
+        c.port(),
+        c.path(),
+        c.query(),
+        c.fragment()
+    ))
+}
+
+fn fast_view(r: &IriRef<&str>) -> String {
+    format!(
+        "scheme={:?} authority={:?} userinfo={:?} host={:?} host_str={:?} port={:?} path={:?} query={:?} fragment={:?}",
+        r.scheme(),
+        r.authority(),
+        r.userinfo(),
+        r.host(),
+        r.host_str(),
+        r.port(),
+        Some(r.path()),
+        r.query(),
+        r.fragment()
+    )
+}
+
+/// Checks one input under one profile; the error names both.
+fn check_one(input: &str, profile: Profile) -> Result<(), String> {
+    check(input, profile, true)
+}
+
+/// As [`check_one`]; `narrow` adds the checks of `Iri`, `AbsoluteIri` and
+/// `RelativeRef`.
+fn check(input: &str, profile: Profile, narrow: bool) -> Result<(), String> {
+    let opts = ParseOptions::new().profile(profile);
+    let reference = pest_view(input, GrammarRule::IRI_REFERENCE, profile);
+    let dfa = iribis::dfa_accepts(input, profile).ok_or("the DFA did not load")?;
+    if dfa != reference.is_some() {
+        return Err(format!(
+            "{input:?} under {profile}: the DFA says {}, pest says {}",
+            if dfa { "valid" } else { "invalid" },
+            if reference.is_some() {
+                "valid"
+            } else {
+                "invalid"
+            }
+        ));
+    }
+    let fast = IriRef::parse_with(input, &opts).ok().map(|r| fast_view(&r));
+    if fast != reference {
+        return Err(format!(
+            "{input:?} under {profile}: components differ\n fast: {fast:?}\n pest: {reference:?}"
+        ));
+    }
+    if !narrow {
+        return Ok(());
+    }
+    // The narrower types: same validity and components as pest at their rule.
+    let narrow = [
+        (
+            GrammarRule::IRI,
+            Iri::parse_with(input, &opts).ok().map(|r| fast_view(&r)),
+        ),
+        (
+            GrammarRule::ABSOLUTE_IRI,
+            AbsoluteIri::parse_with(input, &opts)
+                .ok()
+                .map(|r| fast_view(&r)),
+        ),
+        (
+            GrammarRule::IRELATIVE_REF,
+            RelativeRef::parse_with(input, &opts)
+                .ok()
+                .map(|r| fast_view(&r)),
+        ),
+    ];
+    for (rule, fast) in narrow {
+        let reference = pest_view(input, rule, profile);
+        if fast != reference {
+            return Err(format!(
+                "{input:?} under {profile} at {}: fast {fast:?}, pest {reference:?}",
+                rule.abnf_name()
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_all(inputs: &[String], profiles: &[Profile]) {
+    check_many(inputs.iter(), profiles, true);
+}
+
+fn check_many<'a>(inputs: impl Iterator<Item = &'a String>, profiles: &[Profile], narrow: bool) {
+    let mut failures = Vec::new();
+    for input in inputs {
+        for &p in profiles {
+            if let Err(e) = check(input, p, narrow) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements between the fast path and pest, first ones:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(20)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+fn data(path: &str) -> String {
+    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
+}
+
+#[test]
+fn spec_examples() {
+    let dir = format!("{}/tests/data/spec-examples", env!("CARGO_MANIFEST_DIR"));
+    let mut inputs = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        inputs.extend(
+            text.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(str::to_owned),
+        );
+    }
+    assert!(inputs.len() > 100, "spec examples not found in {dir}");
+    check_all(&inputs, &Profile::ALL);
+}
+
+#[test]
+fn conformance_vectors() {
+    let mut inputs = Vec::new();
+    for line in data("tests/data/conformance/vectors.jsonl").lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        for key in ["input", "base", "ref", "expected"] {
+            if let Some(s) = v.get(key).and_then(|s| s.as_str()) {
+                inputs.push(s.to_owned());
+            }
+        }
+    }
+    assert!(inputs.len() > 300);
+    check_all(&inputs, &Profile::ALL);
+}
+
+/// A corpus: pest in a debug build takes tens of microseconds a line, so a
+/// debug build checks every 16th line under two profiles at `IRI-reference`;
+/// an optimized build (`cargo test --release --test fast_path`) checks every
+/// line under every profile at every reference rule.
+fn check_corpus(lines: &[String]) {
+    if cfg!(debug_assertions) {
+        check_many(
+            lines.iter().step_by(16),
+            &[Profile::Rfc3987bis, Profile::Rfc3986],
+            false,
+        );
+    } else {
+        check_many(lines.iter(), &Profile::ALL, true);
+    }
+}
+
+/// The URL corpus holds URLs that are not URIs (spaces, "|", "^", raw
+/// non-ASCII): all four grammars meet both valid and invalid input there.
+#[test]
+fn kasztp_corpus() {
+    let lines: Vec<String> = data("benches/data/kasztp-urls.txt")
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    // 48,009 newlines; the last line ("https://") has none.
+    assert_eq!(lines.len(), 48_010);
+    check_corpus(&lines);
+}
+
+#[test]
+fn mixed_corpus() {
+    let lines: Vec<String> = data("benches/data/mixed-iris-20k.txt")
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(lines.len(), 20_000);
+    check_corpus(&lines);
+}
+
+/// Characters that matter to the grammar: every delimiter, "%" and hex
+/// digits, the IPv6 and IPvFuture characters, non-ASCII characters of each
+/// class (ucschar, iprivate in and out of the tag range, noncharacters,
+/// LEIRI-only characters).
+const ALPHABET: &[char] = &[
+    'a',
+    'B',
+    'v',
+    'F',
+    'z',
+    '0',
+    '1',
+    '2',
+    '5',
+    '9',
+    ':',
+    '/',
+    '?',
+    '#',
+    '[',
+    ']',
+    '@',
+    '!',
+    '$',
+    '&',
+    '\'',
+    '(',
+    ')',
+    '*',
+    '+',
+    ',',
+    ';',
+    '=',
+    '-',
+    '.',
+    '_',
+    '~',
+    '%',
+    ' ',
+    '<',
+    '"',
+    '{',
+    '|',
+    '\\',
+    '^',
+    '`',
+    '\u{7f}',
+    '\u{1}',
+    'é',
+    '日',
+    '\u{A0}',
+    '\u{E000}',
+    '\u{E0041}',
+    '\u{F0000}',
+    '\u{FFFE}',
+    '\u{FDD0}',
+    '😀',
+    '\u{10FFFF}',
+];
+
+fn piece(max: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(ALPHABET), 0..max)
+        .prop_map(|v| v.into_iter().collect())
+}
+
+fn hosts() -> impl Strategy<Value = String> {
+    prop_oneof![
+        piece(8),
+        (0u16..300, 0u16..300, 0u16..300, 0u16..300)
+            .prop_map(|(a, b, c, d)| format!("{a}.{b}.{c}.{d}")),
+        prop::collection::vec(
+            prop::sample::select(&["1", "ab", "FFFF", "0", "12345", "::", ":", "1.2.3.4", "."][..]),
+            0..10
+        )
+        .prop_map(|v| format!("[{}]", v.concat())),
+        piece(6).prop_map(|s| format!("[v1F.{s}]")),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_string(s in piece(24)) {
+        for p in Profile::ALL {
+            prop_assert!(check_one(&s, p).is_ok(), "{}", check_one(&s, p).unwrap_err());
+        }
+    }
+
+    #[test]
+    fn reference_shaped(
+        scheme in prop_oneof![Just(String::new()), piece(5).prop_map(|s| format!("{s}:"))],
+        auth in prop::option::of((prop::option::of(piece(5)), hosts(), prop::option::of(piece(4)))),
+        path in piece(10),
+        query in prop::option::of(piece(6)),
+        fragment in prop::option::of(piece(6)),
+    ) {
+        let mut s = scheme;
+        if let Some((user, host, port)) = auth {
+            s.push_str("//");
+            if let Some(u) = user { s.push_str(&u); s.push('@'); }
+            s.push_str(&host);
+            if let Some(p) = port { s.push(':'); s.push_str(&p); }
+        }
+        s.push_str(&path);
+        if let Some(q) = query { s.push('?'); s.push_str(&q); }
+        if let Some(f) = fragment { s.push('#'); s.push_str(&f); }
+        for p in Profile::ALL {
+            prop_assert!(check_one(&s, p).is_ok(), "{}", check_one(&s, p).unwrap_err());
+        }
+    }
+}

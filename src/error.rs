@@ -433,14 +433,26 @@ impl fmt::Display for ParseError {
 impl std::error::Error for ParseError {}
 
 /// The input as shown in a report, and the display column of byte `at`.
-/// Controls and invisible formatting characters are shown as `\u{..}` escapes.
 fn render(input: &str, at: usize) -> (String, usize) {
+    let (shown, col, _) = render_span(input, at, at);
+    (shown, col)
+}
+
+/// The input as shown in a report, with the display columns where bytes
+/// `start` and `end` fall, for a caret or an underline beneath. Controls
+/// and invisible formatting characters are shown as `\u{..}` escapes; an
+/// input with right-to-left characters is wrapped in a left-to-right
+/// embedding (RFC 3987 §4.1), so that the columns stay true.
+pub(crate) fn render_span(input: &str, start: usize, end: usize) -> (String, usize, usize) {
     let mut shown = String::new();
-    let mut col = 0;
+    let (mut from, mut to) = (None, None);
     let mut width = 0;
     for (i, c) in input.char_indices() {
-        if i == at {
-            col = width;
+        if i >= start && from.is_none() {
+            from = Some(width);
+        }
+        if i >= end && to.is_none() {
+            to = Some(width);
         }
         if invisible(c) {
             let esc = format!("\\u{{{:X}}}", c as u32);
@@ -451,14 +463,11 @@ fn render(input: &str, at: usize) -> (String, usize) {
             shown.push(c);
         }
     }
-    if at >= input.len() {
-        col = width;
-    }
     if input.chars().any(chars::is_rtl) {
         // LEFT-TO-RIGHT EMBEDDING ... POP DIRECTIONAL FORMATTING.
         shown = format!("\u{202A}{shown}\u{202C}");
     }
-    (shown, col)
+    (shown, from.unwrap_or(width), to.unwrap_or(width))
 }
 
 fn article(word: &str) -> &'static str {

@@ -68,6 +68,7 @@
 pub mod abnf;
 mod build;
 mod chars;
+mod check;
 mod components;
 mod convert;
 mod error;
@@ -83,6 +84,7 @@ mod rule;
 mod syntax;
 mod tree;
 
+pub use check::{check, CheckOptions, Code, Preset, Report, Severities, Severity, Violation};
 pub use components::Components;
 pub use convert::{
     preprocess, to_iri, to_iri_steps, to_uri, to_uri_steps, ConvertError, InnerSpaces, Step,

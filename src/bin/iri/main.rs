@@ -3,6 +3,7 @@
 //! Exit status: 0 when every input is valid, 1 when some input is not, 2 on a
 //! usage or I/O error.
 
+mod check;
 mod convert;
 mod grammar;
 mod inputs;
@@ -31,6 +32,9 @@ enum Command {
     Parse(parse::Args),
     /// Print the parse tree of one input: every rule, with its byte span.
     Tree(tree::Args),
+    /// Check inputs against the specs: every finding with a code, a
+    /// severity, the spec section and the span.
+    Check(check::Args),
     /// Convert IRIs to URIs (3987bis §3): percent-encode what a URI cannot hold.
     ToUri(convert::ToUriArgs),
     /// Convert URIs to IRIs (3987bis §4.2): decode what an IRI can hold.
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Parse(args) => parse::run(args),
         Command::Tree(args) => tree::run(args),
+        Command::Check(args) => check::run(args),
         Command::ToUri(args) => convert::run_to_uri(args),
         Command::ToIri(args) => convert::run_to_iri(args),
         Command::Resolve(args) => resolve::run_resolve(args),

@@ -1,0 +1,276 @@
+//! `iri check`: findings per input, as diagnostics or JSON Lines, in input
+//! order; batches of lines are checked on every core.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+
+use iribis::{check, CheckOptions, Code, Preset, Profile, Report, Severities, Severity};
+use serde_json::json;
+
+use crate::inputs::{inputs, Input, Preprocess};
+use crate::Outcome;
+
+#[derive(clap::Args)]
+pub(crate) struct Args {
+    /// The grammar: rfc3987bis, rfc3987, rfc3986 or leiri.
+    #[arg(long, default_value = "rfc3987bis")]
+    profile: Profile,
+    /// The severity preset: default, strict or leiri.
+    #[arg(long, default_value = "default")]
+    severities: Preset,
+    /// Do not report CODE.
+    #[arg(long, value_name = "CODE", value_parser = code_arg)]
+    allow: Vec<Code>,
+    /// Report CODE as a warning.
+    #[arg(long, value_name = "CODE", value_parser = code_arg)]
+    warn: Vec<Code>,
+    /// Report CODE as an error.
+    #[arg(long, value_name = "CODE", value_parser = code_arg)]
+    deny: Vec<Code>,
+    /// Print the explanation of CODE and exit.
+    #[arg(long, value_name = "CODE", value_parser = code_arg)]
+    explain: Option<Code>,
+    /// One JSON object per input, one per line.
+    #[arg(long)]
+    json: bool,
+    /// Read the inputs from this file, one per line.
+    #[arg(long, value_name = "PATH", conflicts_with = "inputs")]
+    file: Option<PathBuf>,
+    #[command(flatten)]
+    preprocess: Preprocess,
+    /// The inputs; without any (and without --file), each line of standard
+    /// input is one.
+    inputs: Vec<String>,
+}
+
+fn code_arg(name: &str) -> Result<Code, String> {
+    Code::from_name(name).ok_or_else(|| {
+        format!(
+            "no code {name:?}: `iri check --explain CODE` knows {}",
+            Code::ALL.len()
+        )
+    })
+}
+
+/// Lines per batch: each batch is split across the cores, and memory stays
+/// bounded by one batch whatever the input's length.
+const BATCH: usize = 8192;
+
+pub(crate) fn run(args: Args) -> io::Result<Outcome> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    if let Some(code) = args.explain {
+        writeln!(
+            out,
+            "{}  (default severity: {}; {})\n\n{}",
+            code.name(),
+            code.default_severity().name(),
+            code.spec(),
+            code.explanation()
+        )?;
+        out.flush()?;
+        return Ok(Outcome::AllValid);
+    }
+    let mut severities = Severities::new(args.severities);
+    for (codes, s) in [
+        (&args.allow, Severity::Allow),
+        (&args.warn, Severity::Warning),
+        (&args.deny, Severity::Error),
+    ] {
+        for &c in codes {
+            severities = severities.set(c, s);
+        }
+    }
+    let options = CheckOptions {
+        profile: args.profile,
+        severities,
+    };
+    let color = !args.json && io::stdout().is_terminal();
+    let source: Box<dyn Iterator<Item = io::Result<Input>>> = match &args.file {
+        Some(path) => Box::new(file_lines(path)?),
+        None => Box::new(inputs(args.inputs)),
+    };
+    let mut lines = args.preprocess.apply(source);
+    let mut summary = Summary::default();
+    loop {
+        let mut batch = Vec::with_capacity(BATCH);
+        for input in lines.by_ref().take(BATCH) {
+            batch.push(match input? {
+                Input::Text(t) => t,
+                // Not UTF-8: checked as its lossy text, whose U+FFFD fails the syntax.
+                Input::NotUtf8 { lossy, .. } => lossy,
+            });
+        }
+        if batch.is_empty() {
+            break;
+        }
+        for (input, report) in batch.iter().zip(check_all(&batch, &options)) {
+            summary.add(&report);
+            if args.json {
+                writeln!(out, "{}", to_json(input, &report))?;
+            } else {
+                write_human(&mut out, input, &report, color)?;
+            }
+        }
+    }
+    if !args.json && summary.inputs > 1 {
+        summary.write(&mut out)?;
+    }
+    out.flush()?;
+    Ok(if summary.invalid == 0 {
+        Outcome::AllValid
+    } else {
+        Outcome::SomeInvalid
+    })
+}
+
+/// The lines of a file, terminators removed as for standard input.
+fn file_lines(path: &PathBuf) -> io::Result<impl Iterator<Item = io::Result<Input>>> {
+    let file = File::open(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    let mut reader = BufReader::new(file);
+    let mut buf = Vec::new();
+    Ok(std::iter::from_fn(move || {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => None,
+            Ok(_) => {
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                    if buf.last() == Some(&b'\r') {
+                        buf.pop();
+                    }
+                }
+                Some(Ok(match String::from_utf8(std::mem::take(&mut buf)) {
+                    Ok(s) => Input::Text(s),
+                    Err(e) => Input::NotUtf8 {
+                        valid_up_to: e.utf8_error().valid_up_to(),
+                        lossy: String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                    },
+                }))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }))
+}
+
+/// The reports of a batch, in order, computed on all cores.
+fn check_all(batch: &[String], options: &CheckOptions) -> Vec<Report> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores == 1 || batch.len() < 256 {
+        return batch.iter().map(|s| check(s, options)).collect();
+    }
+    let chunk = batch.len().div_ceil(cores);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = batch
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || part.iter().map(|s| check(s, options)).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+fn to_json(input: &str, report: &Report) -> serde_json::Value {
+    let violations: Vec<_> = report
+        .violations
+        .iter()
+        .map(|v| {
+            json!({
+                "code": v.code.name(),
+                "severity": v.severity.name(),
+                "spec": v.code.spec(),
+                "message": v.message,
+                "byte": v.byte,
+                "char": v.char,
+                "len": v.len,
+                "component": v.component.name(),
+            })
+        })
+        .collect();
+    json!({"input": input, "valid": report.valid, "violations": violations})
+}
+
+fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) -> io::Result<()> {
+    let paint = |s: &str, code: &str| {
+        if color {
+            format!("\x1b[{code}m{s}\x1b[0m")
+        } else {
+            s.to_owned()
+        }
+    };
+    let verdict = if report.valid {
+        paint("valid", "32")
+    } else {
+        paint("invalid", "31")
+    };
+    // The input as the first underline shows it: escaped and embedded
+    // like every line below (RFC 3987 §4.1), never raw.
+    let shown = report
+        .violations
+        .first()
+        .map_or_else(|| input.to_owned(), |v| v.underline(input).0);
+    writeln!(out, "{shown}: {verdict}")?;
+    for v in &report.violations {
+        let tint = match v.severity {
+            Severity::Error => "1;31",
+            Severity::Warning => "1;33",
+            _ => "1;36",
+        };
+        let label = paint(&format!("{}[{}]", v.severity.name(), v.code.name()), tint);
+        writeln!(out, "{label}: {}", v.message)?;
+        writeln!(
+            out,
+            " --> byte {}, character {}, {} character{}, in the {} ({})",
+            v.byte,
+            v.char,
+            v.len,
+            if v.len == 1 { "" } else { "s" },
+            v.component.name(),
+            v.code.spec()
+        )?;
+        let (shown, marks) = v.underline(input);
+        writeln!(out, "  |")?;
+        writeln!(out, "  | {shown}")?;
+        writeln!(out, "  | {}", paint(&marks, tint))?;
+    }
+    writeln!(out)
+}
+
+#[derive(Default)]
+struct Summary {
+    inputs: usize,
+    invalid: usize,
+    per_code: BTreeMap<&'static str, usize>,
+}
+
+impl Summary {
+    fn add(&mut self, report: &Report) {
+        self.inputs += 1;
+        if !report.valid {
+            self.invalid += 1;
+        }
+        for v in &report.violations {
+            *self.per_code.entry(v.code.name()).or_default() += 1;
+        }
+    }
+
+    fn write(&self, out: &mut impl Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "{} inputs: {} valid, {} invalid",
+            self.inputs,
+            self.inputs - self.invalid,
+            self.invalid
+        )?;
+        for (code, n) in &self.per_code {
+            writeln!(out, "  {n:>8}  {code}")?;
+        }
+        Ok(())
+    }
+}

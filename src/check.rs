@@ -1,0 +1,831 @@
+//! The conformance checker: every finding about an input, with a stable
+//! code, a severity, the spec section it rests on, a message and a span.
+//!
+//! The catalogue is one table ([`Code`], written once in the `catalogue!`
+//! invocation below): each code carries its name, default severity, spec
+//! section and explanation, and the checker, `iri check --explain`, the docs
+//! and the tests all read it. Severities are swappable per run
+//! ([`Severities`]), as lints are.
+
+use std::fmt;
+
+use unicode_bidi::BidiClass;
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization;
+
+use crate::normalize::DEFAULT_PORTS;
+use crate::{chars, Component, Host, IriRef, ParseOptions, Profile, DNS_SCHEMES};
+
+/// How much a finding matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Not reported.
+    Allow,
+    /// A normalization hint.
+    Info,
+    /// Conforming, but the specs say it should not be created.
+    Warning,
+    /// Not a conforming IRI, or a security hazard.
+    Error,
+}
+
+impl Severity {
+    /// `allow`, `info`, `warning` or `error`.
+    ///
+    /// ```
+    /// assert_eq!(iribis::Severity::Warning.name(), "warning");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Allow => "allow",
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+macro_rules! catalogue {
+    ($( $(#[$doc:meta])* $variant:ident = $name:literal, $severity:ident, $spec:literal, $explain:literal; )*) => {
+        /// A kind of finding, by its stable code. Each variant's text is also
+        /// its `--explain` text.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Code {
+            $( $(#[$doc])* #[doc = $explain] $variant, )*
+        }
+
+        impl Code {
+            /// Every code, in catalogue order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+
+            /// The stable UPPER_SNAKE name.
+            ///
+            /// ```
+            /// assert_eq!(iribis::Code::DotSegment.name(), "DOT_SEGMENT");
+            /// ```
+            pub fn name(self) -> &'static str {
+                match self { $(Code::$variant => $name,)* }
+            }
+
+            /// The severity under the `default` preset.
+            pub fn default_severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$severity,)* }
+            }
+
+            /// The spec section the finding rests on.
+            pub fn spec(self) -> &'static str {
+                match self { $(Code::$variant => $spec,)* }
+            }
+
+            /// The long explanation (`iri check --explain CODE`).
+            pub fn explanation(self) -> &'static str {
+                match self { $(Code::$variant => $explain,)* }
+            }
+
+            /// The code with this name, case-insensitively.
+            ///
+            /// ```
+            /// use iribis::Code;
+            /// assert_eq!(Code::from_name("dot_segment"), Some(Code::DotSegment));
+            /// ```
+            pub fn from_name(name: &str) -> Option<Code> {
+                Code::ALL.iter().copied().find(|c| c.name().eq_ignore_ascii_case(name))
+            }
+        }
+    };
+}
+
+catalogue! {
+    SyntaxError = "SYNTAX_ERROR", Error, "3987bis §2.2",
+        "The input does not match the grammar of the profile (3987bis §2.2, RFC 3986 Appendix A, or 3987bis §6.1 for LEIRIs). The finding is at the first character that cannot belong to any valid input; nothing else is checked, because without a parse there are no components.";
+    BidiFormattingCharacter = "BIDI_FORMATTING_CHARACTER", Error, "RFC 3987 §4.1",
+        "A bidi formatting character (LRM U+200E, RLM U+200F, ALM U+061C, LRE, RLE, PDF, LRO, RLO U+202A-202E, or an isolate U+2066-2069). RFC 3987 §4.1 says IRIs must not contain them: they change how the IRI is displayed without changing what it is, so a reader can be shown one IRI and given another.";
+    BidiMixedDirection = "BIDI_MIXED_DIRECTION", Warning, "RFC 3987 §4.2 rule 1",
+        "A component (host label, path segment, query name or value, userinfo, fragment) has both strong left-to-right and strong right-to-left characters. RFC 3987 §4.2 asks that a component not mix directions, so that its display order is predictable.";
+    BidiRtlComponentBoundary = "BIDI_RTL_COMPONENT_BOUNDARY", Warning, "RFC 3987 §4.2 rule 2",
+        "A component with right-to-left characters does not start and end with one. RFC 3987 §4.2 asks that such a component start and end with right-to-left characters, so that neighbouring components and delimiters do not reorder around it.";
+    NotNfc = "NOT_NFC", Warning, "RFC 3987 §3.1 step 1b",
+        "The component is not in Unicode Normalization Form C. IRIs created from text should be in NFC (RFC 3987 §3.1, 3987bis §3.1); comparison does not normalize (RFC 3987 §5.3.2.2), so a non-NFC IRI fails to match the NFC one a user types. `iri normalize --nfc` fixes it.";
+    NotNfkc = "NOT_NFKC", Info, "3987bis §8.5",
+        "The component is in NFC but not in NFKC: it has compatibility characters (ligatures, full-width forms, superscripts) that NFKC would replace. 3987bis §8.5 suggests NFKC where it helps users type the IRI.";
+    CombiningMarkAtComponentStart = "COMBINING_MARK_AT_COMPONENT_START", Warning, "3987bis §5.1(c)",
+        "A component starts with a combining mark, which displays as if it belonged to the delimiter before it (3987bis §5.1(c) gives U+0334 after '/' as the example).";
+    JoinerCharacter = "JOINER_CHARACTER", Warning, "3987bis §5.1(d)",
+        "ZERO WIDTH JOINER (U+200D) or ZERO WIDTH NON-JOINER (U+200C): invisible, and hard to enter; 3987bis §5.1(d) says to avoid them except where a script needs them.";
+    LookalikeCharacter = "LOOKALIKE_CHARACTER", Warning, "3987bis §5.1(b)",
+        "A character with a strong visual look-alike, which 3987bis §5.1(b) says to avoid: full-width Latin letters, digits and symbols (U+FF01-FF5E), half-width Katakana (U+FF61-FF9F), and look-alikes of space and of the delimiters (fraction and division slashes, one dot leader, small and full-width punctuation).";
+    PercentEncodingNotUtf8 = "PERCENT_ENCODING_NOT_UTF8", Warning, "3987bis §5.4",
+        "Percent-encoded octets that are not UTF-8 (a legacy encoding such as ISO-8859-1, or a truncated sequence). They are valid in a URI but cannot become characters of an IRI (3987bis §4.2 step 3, §5.4).";
+    PercentEncodingOverlongUtf8 = "PERCENT_ENCODING_OVERLONG_UTF8", Error, "RFC 3987 §8",
+        "An overlong UTF-8 form, percent-encoded (such as %C0%AF for '/'). RFC 3987 §8 warns that decoders accepting them let '/' or '.' slip past checks: a security hazard.";
+    PercentEncodedUnreserved = "PERCENT_ENCODED_UNRESERVED", Info, "RFC 3986 §2.3",
+        "A percent-encoding of an unreserved character (a letter, a digit, '-', '.', '_' or '~'). RFC 3986 §2.3 says these should be written as themselves; normalization decodes them.";
+    PercentEncodingLowercase = "PERCENT_ENCODING_LOWERCASE", Info, "RFC 3986 §2.1",
+        "A percent-encoding with lowercase hex digits. RFC 3986 §2.1 says producers should use uppercase; normalization does.";
+    PasswordInUserinfo = "PASSWORD_IN_USERINFO", Warning, "RFC 3986 §3.2.1",
+        "The userinfo has the form user:password. RFC 3986 §3.2.1 deprecates it: the password is in the clear wherever the IRI is shown or stored.";
+    PortOutOfRange = "PORT_OUT_OF_RANGE", Error, "RFC 3986 §3.2.3",
+        "The port is larger than 65535. The grammar allows any digits, but no transport has such a port.";
+    DefaultPort = "DEFAULT_PORT", Info, "RFC 3986 §6.2.3",
+        "The port is the scheme's default (80 for http, 443 for https, ...); RFC 3986 §6.2.3 normalizes it away.";
+    EmptyPort = "EMPTY_PORT", Info, "RFC 3986 §3.2.3",
+        "A ':' with no port after it. RFC 3986 §3.2.3 says producers should omit the ':' then.";
+    EmptyHost = "EMPTY_HOST", Error, "RFC 9110 §4.2.1",
+        "The IRI's scheme needs a host (http, https, ws, wss, ftp) and the host is empty or absent.";
+    InvalidIdn = "INVALID_IDN", Error, "3987bis §3.4.2",
+        "The registered name of a DNS scheme is not a valid internationalized domain name: IDNA (UTS #46) rejects it, so it cannot be converted to the xn-- form 3987bis §3.4.2 needs for resolution.";
+    UppercaseHost = "UPPERCASE_HOST", Info, "RFC 3986 §3.2.2",
+        "An ASCII registered name with uppercase letters. Hosts are case-insensitive and RFC 3986 §3.2.2 says producers should use lowercase.";
+    DotSegment = "DOT_SEGMENT", Warning, "RFC 3986 §3.3",
+        "A '.' or '..' segment in the path of an IRI (not a relative reference). Dot segments are meant for relative references; in an IRI they are removed by resolution and normalization, so two spellings name one resource.";
+    PrivateUseCharacter = "PRIVATE_USE_CHARACTER", Warning, "3987bis §6.3",
+        "A private-use character (U+E000-F8FF, the planes 15 and 16, or the tag range U+E0000-E0FFF). The grammar allows them in the query, but their meaning needs a private agreement, so they do not interoperate.";
+    UppercaseScheme = "UPPERCASE_SCHEME", Info, "RFC 3986 §3.1",
+        "The scheme has uppercase letters. Schemes are case-insensitive and RFC 3986 §3.1 says producers should use lowercase.";
+    LeiriOnlyCharacter = "LEIRI_ONLY_CHARACTER", Error, "3987bis §6.3",
+        "A character a LEIRI allows and an IRI does not (3987bis §6.3 groups them: space, the delimiters <>\", the unwise characters \\^`{|}, controls, specials, private use outside the query, tags, non-characters). Convert the LEIRI to an IRI with `iri to-uri --profile leiri`.";
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A severity preset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Preset {
+    /// Each code's default severity.
+    #[default]
+    Default,
+    /// Warnings become errors and infos warnings.
+    Strict,
+    /// For LEIRI inputs: `LEIRI_ONLY_CHARACTER` is a warning.
+    Leiri,
+}
+
+impl std::str::FromStr for Preset {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "default" => Ok(Preset::Default),
+            "strict" => Ok(Preset::Strict),
+            "leiri" => Ok(Preset::Leiri),
+            _ => Err(format!(
+                "no severity preset {s:?}: use default, strict or leiri"
+            )),
+        }
+    }
+}
+
+/// The severity of every code: a preset, then per-code overrides.
+///
+/// ```
+/// use iribis::{Code, Preset, Severities, Severity};
+///
+/// let s = Severities::new(Preset::Strict).set(Code::DotSegment, Severity::Allow);
+/// assert_eq!(s.of(Code::DefaultPort), Severity::Warning);
+/// assert_eq!(s.of(Code::DotSegment), Severity::Allow);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Severities {
+    preset: Preset,
+    overrides: Vec<(Code, Severity)>,
+}
+
+impl Severities {
+    /// The severities of `preset`.
+    pub fn new(preset: Preset) -> Self {
+        Severities {
+            preset,
+            overrides: Vec::new(),
+        }
+    }
+
+    /// Overrides one code's severity (the last override wins).
+    pub fn set(mut self, code: Code, severity: Severity) -> Self {
+        self.overrides.push((code, severity));
+        self
+    }
+
+    /// The severity of `code`.
+    pub fn of(&self, code: Code) -> Severity {
+        if let Some(&(_, s)) = self.overrides.iter().rev().find(|(c, _)| *c == code) {
+            return s;
+        }
+        let d = code.default_severity();
+        match (self.preset, d) {
+            (Preset::Strict, Severity::Warning) => Severity::Error,
+            (Preset::Strict, Severity::Info) => Severity::Warning,
+            (Preset::Leiri, _) if code == Code::LeiriOnlyCharacter => Severity::Warning,
+            _ => d,
+        }
+    }
+}
+
+/// Options of [`check`].
+#[derive(Clone, Debug, Default)]
+pub struct CheckOptions {
+    /// The grammar the input is parsed with.
+    pub profile: Profile,
+    /// The severity of each code.
+    pub severities: Severities,
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// What was found.
+    pub code: Code,
+    /// Its severity under the options' [`Severities`].
+    pub severity: Severity,
+    /// One sentence about this input.
+    pub message: String,
+    /// Byte offset of the span's start.
+    pub byte: usize,
+    /// Character offset of the span's start.
+    pub char: usize,
+    /// The span's length in characters.
+    pub len: usize,
+    /// The component the span is in.
+    pub component: Component,
+}
+
+impl Violation {
+    /// The input as a report shows it, and the line to print beneath it
+    /// with `^` under this violation's span, placed by display width (an
+    /// input with right-to-left characters is shown in a left-to-right
+    /// embedding, RFC 3987 §4.1, so that the marks stay under the right
+    /// characters).
+    ///
+    /// ```
+    /// use iribis::{check, CheckOptions};
+    ///
+    /// let input = "http://例え.jp/%7e";
+    /// let v = &check(input, &CheckOptions::default()).violations[0];
+    /// assert_eq!(v.underline(input), (input.to_owned(), format!("{}^^^", " ".repeat(15))));
+    /// ```
+    pub fn underline(&self, input: &str) -> (String, String) {
+        let end = input
+            .char_indices()
+            .nth(self.char + self.len)
+            .map_or(input.len(), |(i, _)| i);
+        let (shown, from, to) = crate::error::render_span(input, self.byte, end);
+        (
+            shown,
+            format!("{}{}", " ".repeat(from), "^".repeat((to - from).max(1))),
+        )
+    }
+}
+
+/// The findings about one input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Whether the input parses under the profile and no finding has
+    /// error severity.
+    pub valid: bool,
+    /// The findings, by position, allowed ones left out.
+    pub violations: Vec<Violation>,
+}
+
+/// Checks `input` against the specs.
+///
+/// ```
+/// use iribis::{check, CheckOptions, Code};
+///
+/// let report = check("HTTP://example.org:80/a/./b?%7e", &CheckOptions::default());
+/// assert!(report.valid);
+/// let codes: Vec<&str> = report.violations.iter().map(|v| v.code.name()).collect();
+/// assert_eq!(codes, ["UPPERCASE_SCHEME", "DEFAULT_PORT", "DOT_SEGMENT", "PERCENT_ENCODED_UNRESERVED", "PERCENT_ENCODING_LOWERCASE"]);
+/// assert!(!check("http://[::1", &CheckOptions::default()).valid);
+/// ```
+pub fn check(input: &str, options: &CheckOptions) -> Report {
+    let mut found = Findings {
+        input,
+        list: Vec::new(),
+    };
+    match IriRef::parse_with(input, &ParseOptions::new().profile(options.profile)) {
+        Ok(r) => check_parsed(&r, options.profile, &mut found),
+        Err(e) => found.push(
+            Code::SyntaxError,
+            e.byte(),
+            e.byte() + input[e.byte()..].chars().next().map_or(0, char::len_utf8),
+            e.component(),
+            e.message(),
+        ),
+    }
+    let mut violations: Vec<Violation> = found
+        .list
+        .into_iter()
+        .filter_map(|(code, byte, end, component, message)| {
+            let severity = options.severities.of(code);
+            (severity != Severity::Allow).then(|| Violation {
+                code,
+                severity,
+                message,
+                byte,
+                char: input[..byte].chars().count(),
+                len: input[byte..end].chars().count(),
+                component,
+            })
+        })
+        .collect();
+    violations.sort_by_key(|v| (v.byte, v.code));
+    let valid = !violations.iter().any(|v| v.severity == Severity::Error)
+        && !violations.iter().any(|v| v.code == Code::SyntaxError);
+    Report { valid, violations }
+}
+
+struct Findings<'a> {
+    input: &'a str,
+    list: Vec<(Code, usize, usize, Component, String)>,
+}
+
+impl Findings<'_> {
+    fn push(
+        &mut self,
+        code: Code,
+        start: usize,
+        end: usize,
+        component: Component,
+        message: String,
+    ) {
+        self.list.push((code, start, end, component, message));
+    }
+
+    /// The byte offset of `part`, a slice of the input.
+    fn offset(&self, part: &str) -> usize {
+        part.as_ptr() as usize - self.input.as_ptr() as usize
+    }
+}
+
+/// A piece of a component in the sense of RFC 3987 §4.2: a host label, a
+/// path segment (and each extension in it), a query name or value, the
+/// userinfo, the fragment.
+fn pieces(r: &IriRef<&str>) -> Vec<(Component, usize, usize)> {
+    let base = r.as_str().as_ptr() as usize;
+    let mut out = Vec::new();
+    let mut add = |component: Component, whole: &str, sep: &[char]| {
+        let mut at = whole.as_ptr() as usize - base;
+        for part in whole.split(sep) {
+            if !part.is_empty() {
+                out.push((component, at, at + part.len()));
+            }
+            at += part.len() + 1;
+        }
+    };
+    if let Some(u) = r.userinfo() {
+        add(Component::Userinfo, u, &[]);
+    }
+    if let Some(Host::RegName(h)) = r.host() {
+        add(Component::Host, h, &['.']);
+    }
+    // A segment's extensions count as components of their own (RFC 3987
+    // §4.2: "the extensions in a resource name can be treated as separate
+    // components").
+    add(Component::Path, r.path(), &['/', '.']);
+    if let Some(q) = r.query() {
+        add(Component::Query, q, &['&', '=', ';']);
+    }
+    if let Some(f) = r.fragment() {
+        add(Component::Fragment, f, &[]);
+    }
+    out
+}
+
+/// The component of the input at byte `i`.
+fn component_at(r: &IriRef<&str>, i: usize) -> Component {
+    let text = r.as_str();
+    let span = |s: Option<&str>| {
+        s.map(|s| {
+            let start = s.as_ptr() as usize - text.as_ptr() as usize;
+            start..start + s.len()
+        })
+    };
+    let parts = [
+        (Component::Scheme, span(r.scheme())),
+        (Component::Userinfo, span(r.userinfo())),
+        (Component::Host, span(r.host_str())),
+        (Component::Port, span(r.port())),
+        (Component::Path, span(Some(r.path()))),
+        (Component::Query, span(r.query())),
+        (Component::Fragment, span(r.fragment())),
+    ];
+    parts
+        .into_iter()
+        .find(|(_, s)| s.as_ref().is_some_and(|s| s.contains(&i)))
+        .map_or(Component::Input, |(c, _)| c)
+}
+
+fn check_parsed(r: &IriRef<&str>, profile: Profile, found: &mut Findings<'_>) {
+    let input = r.as_str();
+    let scheme = r.scheme().map(str::to_ascii_lowercase);
+    let scheme = scheme.as_deref();
+
+    // Characters, one by one.
+    for (i, c) in input.char_indices() {
+        let end = i + c.len_utf8();
+        let component = component_at(r, i);
+        let cp = c as u32;
+        if matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        {
+            found.push(Code::BidiFormattingCharacter, i, end, component,
+                format!("U+{cp:04X} is a bidi formatting character, which an IRI must not contain: remove it"));
+        }
+        if matches!(c, '\u{200C}' | '\u{200D}') {
+            let name = if c == '\u{200C}' {
+                "ZERO WIDTH NON-JOINER"
+            } else {
+                "ZERO WIDTH JOINER"
+            };
+            found.push(
+                Code::JoinerCharacter,
+                i,
+                end,
+                component,
+                format!("{name} (U+{cp:04X}) is invisible: avoid it unless the script needs it"),
+            );
+        }
+        if let Some(group) = lookalike(c) {
+            found.push(
+                Code::LookalikeCharacter,
+                i,
+                end,
+                component,
+                format!("'{c}' (U+{cp:04X}) is {group}, easily mistaken for another character"),
+            );
+        }
+        if chars::is_iprivate(c, Profile::Rfc3987bis) && component == Component::Query {
+            found.push(Code::PrivateUseCharacter, i, end, component,
+                format!("U+{cp:04X} is a private-use character, whose meaning needs a private agreement"));
+        }
+        if profile == Profile::Leiri {
+            let in_iri = if c.is_ascii() {
+                c.is_ascii_graphic() && !"<>\"\\^`{|}".contains(c)
+            } else {
+                chars::is_ucschar(c)
+                    || component == Component::Query && chars::is_iprivate(c, Profile::Rfc3987bis)
+            };
+            if !in_iri {
+                found.push(
+                    Code::LeiriOnlyCharacter,
+                    i,
+                    end,
+                    component,
+                    format!(
+                        "{} is allowed in a LEIRI but not in an IRI ({}): percent-encode it",
+                        describe(c),
+                        leiri_group(c)
+                    ),
+                );
+            }
+        }
+    }
+
+    // Percent-encodings.
+    check_percent_encodings(r, found);
+
+    // Unicode normalization and combining marks, by component piece.
+    for (component, start, end) in pieces(r) {
+        let piece = &input[start..end];
+        if piece.chars().next().is_some_and(is_combining_mark) {
+            let c = piece.chars().next().unwrap_or(' ');
+            found.push(Code::CombiningMarkAtComponentStart, start, start + c.len_utf8(), component,
+                format!("the {} starts with the combining mark U+{:04X}, which will display on the delimiter before it", component.name(), c as u32));
+        }
+        check_bidi(piece, start, component, found);
+        if piece.is_ascii() {
+            continue;
+        }
+        if piece.nfc().ne(piece.chars()) {
+            found.push(
+                Code::NotNfc,
+                start,
+                end,
+                component,
+                format!(
+                    "this part of the {} is not in NFC: normalize it (iri normalize --nfc)",
+                    component.name()
+                ),
+            );
+        } else if piece.nfkc().ne(piece.chars()) {
+            found.push(
+                Code::NotNfkc,
+                start,
+                end,
+                component,
+                format!(
+                    "this part of the {} has compatibility characters that NFKC would replace",
+                    component.name()
+                ),
+            );
+        }
+    }
+
+    // Scheme, authority, path.
+    if let Some(s) = r.scheme() {
+        if s.bytes().any(|b| b.is_ascii_uppercase()) {
+            found.push(
+                Code::UppercaseScheme,
+                0,
+                s.len(),
+                Component::Scheme,
+                format!("write the scheme in lowercase: {}", s.to_ascii_lowercase()),
+            );
+        }
+    }
+    if let Some(u) = r.userinfo() {
+        if let Some(colon) = u.find(':') {
+            let start = found.offset(u) + colon;
+            found.push(
+                Code::PasswordInUserinfo,
+                start,
+                found.offset(u) + u.len(),
+                Component::Userinfo,
+                "the userinfo carries a password after ':', in the clear: leave it out".into(),
+            );
+        }
+    }
+    if let Some(p) = r.port() {
+        let start = found.offset(p);
+        if p.is_empty() {
+            found.push(
+                Code::EmptyPort,
+                start - 1,
+                start,
+                Component::Port,
+                "the ':' has no port after it: leave the ':' out".into(),
+            );
+        } else if let Ok(n) = p.parse::<u64>().map(|n| n.min(u64::from(u32::MAX))) {
+            if n > 65535 {
+                found.push(
+                    Code::PortOutOfRange,
+                    start,
+                    start + p.len(),
+                    Component::Port,
+                    format!("port {p} is larger than 65535"),
+                );
+            } else if DEFAULT_PORTS
+                .iter()
+                .any(|&(s, d)| Some(s) == scheme && u64::from(d) == n)
+            {
+                found.push(
+                    Code::DefaultPort,
+                    start - 1,
+                    start + p.len(),
+                    Component::Port,
+                    format!(
+                        "{n} is the default port of {}: leave it out",
+                        scheme.unwrap_or("")
+                    ),
+                );
+            }
+        } else {
+            // More digits than fit in a u64.
+            found.push(
+                Code::PortOutOfRange,
+                start,
+                start + p.len(),
+                Component::Port,
+                format!("port {p} is larger than 65535"),
+            );
+        }
+    }
+    let needs_host = scheme.is_some_and(|s| DNS_SCHEMES.contains(&s));
+    if needs_host && r.host_str().is_none_or(str::is_empty) {
+        let (start, end) = match r.host_str() {
+            Some(h) => (found.offset(h), found.offset(h)),
+            None => (
+                r.scheme().map_or(0, |s| s.len() + 1),
+                r.scheme().map_or(0, |s| s.len() + 1),
+            ),
+        };
+        found.push(
+            Code::EmptyHost,
+            start,
+            end,
+            Component::Host,
+            format!(
+                "an IRI with the scheme {} needs a host, and this one has none",
+                scheme.unwrap_or("")
+            ),
+        );
+    }
+    if let Some(Host::RegName(h)) = r.host() {
+        let start = found.offset(h);
+        if h.is_ascii() && h.bytes().any(|b| b.is_ascii_uppercase()) && !h.contains('%') {
+            found.push(
+                Code::UppercaseHost,
+                start,
+                start + h.len(),
+                Component::Host,
+                format!("write the host in lowercase: {}", h.to_ascii_lowercase()),
+            );
+        }
+        if needs_host && !h.is_empty() {
+            let decoded = crate::convert::decode(h, |c| !c.is_ascii());
+            let idn = !decoded.is_ascii()
+                || decoded
+                    .split('.')
+                    .any(|l| l.len() >= 4 && l[..4].eq_ignore_ascii_case("xn--"));
+            if idn && !decoded.contains('%') && idna::domain_to_ascii_strict(&decoded).is_err() {
+                found.push(Code::InvalidIdn, start, start + h.len(), Component::Host,
+                    format!("IDNA rejects the host {decoded:?}: it is not a valid internationalized domain name"));
+            }
+        }
+    }
+    if r.scheme().is_some() {
+        let path = r.path();
+        let mut offset = found.offset(path);
+        for seg in path.split('/') {
+            if seg == "." || seg == ".." {
+                found.push(
+                    Code::DotSegment,
+                    offset,
+                    offset + seg.len(),
+                    Component::Path,
+                    format!(
+                        "the path has a '{seg}' segment: write the path without it (iri normalize)"
+                    ),
+                );
+            }
+            offset += seg.len() + 1;
+        }
+    }
+}
+
+fn check_percent_encodings(r: &IriRef<&str>, found: &mut Findings<'_>) {
+    let input = r.as_str();
+    let b = input.as_bytes();
+    let octet = |i: usize| -> Option<u8> {
+        (b.get(i) == Some(&b'%'))
+            .then(|| u8::from_str_radix(input.get(i + 1..i + 3)?, 16).ok())
+            .flatten()
+    };
+    let mut i = 0;
+    while i < b.len() {
+        let Some(first) = octet(i) else {
+            i += 1;
+            continue;
+        };
+        let component = component_at(r, i);
+        let lower = |j: usize| input[j + 1..j + 3].bytes().any(|x| x.is_ascii_lowercase());
+        // The run of encoded octets that may form one UTF-8 sequence.
+        let want = match first {
+            0x00..=0x7F => 1,
+            0xC0..=0xDF => 2,
+            0xE0..=0xEF => 3,
+            0xF0..=0xF7 => 4,
+            _ => 1,
+        };
+        let mut seq = vec![first];
+        while seq.len() < want {
+            match octet(i + 3 * seq.len()) {
+                Some(o) if o & 0xC0 == 0x80 => seq.push(o),
+                _ => break,
+            }
+        }
+        let end = i + 3 * seq.len();
+        for k in 0..seq.len() {
+            if lower(i + 3 * k) {
+                found.push(
+                    Code::PercentEncodingLowercase,
+                    i + 3 * k,
+                    i + 3 * k + 3,
+                    component,
+                    format!(
+                        "write {} with uppercase hex digits: {}",
+                        &input[i + 3 * k..i + 3 * k + 3],
+                        input[i + 3 * k..i + 3 * k + 3].to_ascii_uppercase()
+                    ),
+                );
+            }
+        }
+        if first < 0x80 {
+            if first.is_ascii_alphanumeric() || b"-._~".contains(&first) {
+                found.push(
+                    Code::PercentEncodedUnreserved,
+                    i,
+                    end,
+                    component,
+                    format!(
+                        "{} encodes '{}', an unreserved character: write it as itself",
+                        &input[i..end],
+                        first as char
+                    ),
+                );
+            }
+        } else if overlong(&seq) {
+            found.push(
+                Code::PercentEncodingOverlongUtf8,
+                i,
+                end,
+                component,
+                format!(
+                    "{} is an overlong UTF-8 form, a known way to smuggle characters past checks",
+                    &input[i..end]
+                ),
+            );
+        } else if seq.len() != want || std::str::from_utf8(&seq).is_err() {
+            found.push(Code::PercentEncodingNotUtf8, i, end, component,
+                format!("{} is not UTF-8, so it cannot become a character of an IRI (a legacy encoding?)", &input[i..end]));
+        }
+        i = end;
+    }
+}
+
+/// An overlong UTF-8 sequence: a 2-octet form of ASCII (C0, C1 leads), or a
+/// longer form of what fits in fewer octets (E0 80-9F, F0 80-8F).
+fn overlong(seq: &[u8]) -> bool {
+    match seq {
+        [0xC0 | 0xC1, ..] => true,
+        [0xE0, second, ..] => *second < 0xA0,
+        [0xF0, second, ..] => *second < 0x90,
+        _ => false,
+    }
+}
+
+/// RFC 3987 §4.2 rules 1 and 2 on one piece.
+fn check_bidi(piece: &str, start: usize, component: Component, found: &mut Findings<'_>) {
+    let class = |c: char| unicode_bidi::bidi_class(c);
+    let rtl = |c: char| matches!(class(c), BidiClass::R | BidiClass::AL);
+    if !piece.chars().any(rtl) {
+        return;
+    }
+    let end = start + piece.len();
+    if piece.chars().any(|c| class(c) == BidiClass::L) {
+        found.push(
+            Code::BidiMixedDirection,
+            start,
+            end,
+            component,
+            format!(
+                "this part of the {} mixes left-to-right and right-to-left characters",
+                component.name()
+            ),
+        );
+    }
+    let first = piece.chars().next().is_some_and(rtl);
+    let last = piece.chars().next_back().is_some_and(rtl);
+    if !(first && last) {
+        found.push(
+            Code::BidiRtlComponentBoundary,
+            start,
+            end,
+            component,
+            format!(
+                "this part of the {} has right-to-left characters but does not {} with one",
+                component.name(),
+                match (first, last) {
+                    (false, false) => "start or end",
+                    (false, true) => "start",
+                    _ => "end",
+                }
+            ),
+        );
+    }
+}
+
+/// The §5.1(b) look-alike group of `c`, if it is in one.
+fn lookalike(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{FF01}'..='\u{FF5E}' => "a full-width form of an ASCII character",
+        '\u{FF61}'..='\u{FF9F}' => "a half-width Katakana character",
+        '\u{00A0}'
+        | '\u{1680}'
+        | '\u{2000}'..='\u{200A}'
+        | '\u{202F}'
+        | '\u{205F}'
+        | '\u{3000}' => "a look-alike of space",
+        '\u{2044}' | '\u{2215}' | '\u{29F8}' | '\u{2024}' | '\u{FE52}' | '\u{FE55}'
+        | '\u{FE56}' | '\u{FE5F}' | '\u{FE6B}' | '\u{A789}' | '\u{2236}' | '\u{0589}'
+        | '\u{3002}' => "a look-alike of a delimiter",
+        _ => return None,
+    })
+}
+
+/// The §6.3 group of a character a LEIRI allows and an IRI does not.
+fn leiri_group(c: char) -> &'static str {
+    match c as u32 {
+        0x20 => "space",
+        0x22 | 0x3C | 0x3E => "a delimiter of IRIs in plain text",
+        0x5C | 0x5E | 0x60 | 0x7B..=0x7D => "an unwise character",
+        0x00..=0x1F | 0x7F..=0x9F => "a control",
+        0xFFF0..=0xFFFD => "a special",
+        0xE0000..=0xE0FFF => "a tag",
+        0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD => {
+            "a private-use character outside the query"
+        }
+        _ => "a non-character",
+    }
+}
+
+fn describe(c: char) -> String {
+    if c.is_ascii_graphic() {
+        format!("'{c}' (U+{:04X})", c as u32)
+    } else {
+        format!("U+{:04X}", c as u32)
+    }
+}

@@ -80,3 +80,23 @@ impl<'a> Components<'a> {
         slice(self.input, self.meta.fragment)
     }
 }
+
+/// The components of a parsed reference: what [`Components::parse`] at
+/// `IRI-reference` gives, without parsing again.
+///
+/// ```
+/// use iribis::{Components, IriRef};
+///
+/// let c = Components::from(IriRef::parse("http://h/p?q")?);
+/// assert_eq!((c.host_str(), c.path(), c.query()), (Some("h"), Some("/p"), Some("q")));
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
+impl<'a> From<crate::IriRef<&'a str>> for Components<'a> {
+    fn from(r: crate::IriRef<&'a str>) -> Self {
+        let meta = *r.meta();
+        Components {
+            input: r.into_text(),
+            meta,
+        }
+    }
+}

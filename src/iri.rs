@@ -351,6 +351,11 @@ impl<T> IriRef<T> {
         &self.meta
     }
 
+    /// The text, given back.
+    pub(crate) fn into_text(self) -> T {
+        self.text
+    }
+
     /// A reference from text and components that describe it exactly: the
     /// caller guarantees that parsing `text` would lower to `meta`.
     pub(crate) fn from_parts(text: T, meta: Meta) -> Self {

@@ -2,7 +2,7 @@
 
 use std::io::{self, BufWriter, Write};
 
-use iribis::{Components, GrammarRule, ParseError, Profile};
+use iribis::{Components, GrammarRule, IriRef, ParseError, ParseOptions, Profile};
 use serde_json::{json, Map, Value};
 
 use crate::inputs::{inputs, Input};
@@ -58,7 +58,14 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     for input in args.preprocess.apply(inputs(args.inputs)) {
         let valid = match input? {
             Input::Text(text) => {
-                let result = Components::parse(&text, rule, args.profile);
+                // The reference rule takes the fast path (the DFA, then the
+                // delimiters); any other rule the parse tree's lowering.
+                let result = if rule == GrammarRule::IRI_REFERENCE {
+                    IriRef::parse_with(&text, &ParseOptions::new().profile(args.profile))
+                        .map(Components::from)
+                } else {
+                    Components::parse(&text, rule, args.profile)
+                };
                 let valid = result.is_ok();
                 if args.json {
                     writeln!(out, "{}", to_json(&text, &result))?;

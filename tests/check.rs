@@ -240,6 +240,17 @@ fn severities() {
     );
     assert_eq!(run(&["--deny", "NO_SUCH_CODE", input]), Some(2));
     assert_eq!(run(&["--explain", "NOT_NFC"]), Some(0));
+    // --file: one input per line, input order kept.
+    let path = std::env::temp_dir().join(format!("iribis-check-{}.txt", std::process::id()));
+    std::fs::write(&path, "http://a/\r\nb c\n").unwrap();
+    let o = common::run_iri(&["check", "--json", "--file", path.to_str().unwrap()], b"");
+    let lines = common::json_lines(&o);
+    assert_eq!(
+        (lines[0]["valid"].clone(), lines[1]["input"].clone()),
+        (Value::Bool(true), Value::from("b c"))
+    );
+    assert_eq!(o.status.code(), Some(1));
+    std::fs::remove_file(&path).unwrap();
 }
 
 /// docs/check.md's catalogue table is generated from the catalogue; this

@@ -4,23 +4,12 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
 fn iri(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iri"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    pipe.write_all(stdin.unwrap_or_default()).unwrap();
-    drop(pipe);
-    child.wait_with_output().unwrap()
+    common::run_iri(args, stdin.unwrap_or_default())
 }
 
 fn stdout(o: &Output) -> String {
@@ -28,10 +17,7 @@ fn stdout(o: &Output) -> String {
 }
 
 fn json_lines(o: &Output) -> Vec<Value> {
-    stdout(o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    common::json_lines(o)
 }
 
 #[test]

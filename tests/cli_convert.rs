@@ -1,29 +1,8 @@
 //! `iri to-uri`, `iri to-iri` and `--preprocess`: the contracts of issue 3.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-use serde_json::Value;
-
-fn iri(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iri"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn json(o: &Output) -> Vec<Value> {
-    String::from_utf8(o.stdout.clone())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use common::{json_lines as json, run_iri as iri};
 
 #[test]
 fn to_uri() {

@@ -1,23 +1,15 @@
 //! `iri resolve`, `iri relativize`, `iri normalize` and `iri compare`: the
 //! JSON contracts and exit status of issue 4.
 
-use std::process::{Command, Output};
+mod common;
 
+use std::process::Output;
+
+use common::json_lines as json;
 use serde_json::Value;
 
 fn iri(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_iri"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn json(o: &Output) -> Vec<Value> {
-    String::from_utf8(o.stdout.clone())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    common::run_iri(args, b"")
 }
 
 fn keys(v: &Value) -> Vec<&str> {

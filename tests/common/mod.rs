@@ -94,3 +94,27 @@ pub fn unescape(s: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// Runs the `iri` binary with `args`, `stdin` on its standard input.
+pub fn run_iri(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iri"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// The JSON Lines of a run's standard output.
+pub fn json_lines(o: &std::process::Output) -> Vec<serde_json::Value> {
+    String::from_utf8(o.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
 use iribis::{check, CheckOptions, Code, Preset, Profile, Report, Severities, Severity};
@@ -129,30 +129,7 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
 fn file_lines(path: &PathBuf) -> io::Result<impl Iterator<Item = io::Result<Input>>> {
     let file = File::open(path)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-    let mut reader = BufReader::new(file);
-    let mut buf = Vec::new();
-    Ok(std::iter::from_fn(move || {
-        buf.clear();
-        match reader.read_until(b'\n', &mut buf) {
-            Ok(0) => None,
-            Ok(_) => {
-                if buf.last() == Some(&b'\n') {
-                    buf.pop();
-                    if buf.last() == Some(&b'\r') {
-                        buf.pop();
-                    }
-                }
-                Some(Ok(match String::from_utf8(std::mem::take(&mut buf)) {
-                    Ok(s) => Input::Text(s),
-                    Err(e) => Input::NotUtf8 {
-                        valid_up_to: e.utf8_error().valid_up_to(),
-                        lossy: String::from_utf8_lossy(e.as_bytes()).into_owned(),
-                    },
-                }))
-            }
-            Err(e) => Some(Err(e)),
-        }
-    }))
+    Ok(crate::inputs::lines(BufReader::new(file)))
 }
 
 /// The reports of a batch, in order, computed on all cores.

@@ -15,11 +15,16 @@ pub(crate) fn inputs(args: Vec<String>) -> Box<dyn Iterator<Item = io::Result<In
     if !args.is_empty() {
         return Box::new(args.into_iter().map(|a| Ok(Input::Text(a))));
     }
-    let mut stdin = io::stdin().lock();
+    Box::new(lines(io::stdin().lock()))
+}
+
+/// Each line of `reader` as one input, with only its terminator ("\n" or
+/// "\r\n") removed.
+pub(crate) fn lines(mut reader: impl BufRead) -> impl Iterator<Item = io::Result<Input>> {
     let mut buf = Vec::new();
-    Box::new(std::iter::from_fn(move || {
+    std::iter::from_fn(move || {
         buf.clear();
-        match stdin.read_until(b'\n', &mut buf) {
+        match reader.read_until(b'\n', &mut buf) {
             Ok(0) => None,
             Ok(_) => {
                 if buf.last() == Some(&b'\n') {
@@ -38,7 +43,7 @@ pub(crate) fn inputs(args: Vec<String>) -> Box<dyn Iterator<Item = io::Result<In
             }
             Err(e) => Some(Err(e)),
         }
-    }))
+    })
 }
 
 /// `--preprocess[=keep|split|encode]`: raw strings cleaned up before

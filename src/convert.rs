@@ -131,7 +131,7 @@ impl From<ParseError> for ConvertError {
 /// # Ok::<(), iribis::ConvertError>(())
 /// ```
 pub fn to_uri(input: &str, options: &ToUriOptions) -> Result<String, ConvertError> {
-    Ok(to_uri_steps(input, options)?
+    Ok(convert_to_uri(input, options, false)?
         .pop()
         .map(|s| s.text)
         .unwrap_or_default())
@@ -162,12 +162,17 @@ pub struct Step {
 /// # Ok::<(), iribis::ConvertError>(())
 /// ```
 pub fn to_uri_steps(input: &str, options: &ToUriOptions) -> Result<Vec<Step>, ConvertError> {
+    convert_to_uri(input, options, true)
+}
+
+/// IRI → URI; with `explain`, every step, else only the last (no work is
+/// spent on the intermediate strings).
+fn convert_to_uri(
+    input: &str,
+    options: &ToUriOptions,
+    explain: bool,
+) -> Result<Vec<Step>, ConvertError> {
     let r = IriRef::parse_with(input, &ParseOptions::new().profile(options.profile))?;
-    let mut steps = vec![Step {
-        label: "1".into(),
-        what: "the IRI, as characters",
-        text: input.to_owned(),
-    }];
     // §3.4: the registered name, by IDNA when asked.
     let host_converted = match (options.idna, r.host()) {
         (true, Some(Host::RegName(name))) => Some(idna_host(name)?),
@@ -186,10 +191,24 @@ pub fn to_uri_steps(input: &str, options: &ToUriOptions) -> Result<Vec<Step>, Co
     let mut octets = String::new();
     let mut encoded = String::new();
     let mut push = |piece: &str, query: bool| {
-        octets.push_str(&show_octets(piece, query.then_some(charset).flatten()));
+        if explain {
+            octets.push_str(&show_octets(piece, query.then_some(charset).flatten()));
+        }
         encoded.push_str(&percent_encode(piece, query.then_some(charset).flatten()));
     };
     recompose(&r, host_converted.as_deref(), &mut push);
+    if !explain {
+        return Ok(vec![Step {
+            label: "2.2".into(),
+            what: "each of those octets percent-encoded (%HH, uppercase) in place of its character",
+            text: encoded,
+        }]);
+    }
+    let mut steps = vec![Step {
+        label: "1".into(),
+        what: "the IRI, as characters",
+        text: input.to_owned(),
+    }];
     if let Some(h) = &host_converted {
         let mut with_host = String::new();
         recompose(&r, Some(h), &mut |piece: &str, _| with_host.push_str(piece));

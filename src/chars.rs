@@ -39,6 +39,13 @@ pub(crate) fn is_extended(c: char, profile: Profile) -> bool {
     }
 }
 
+/// A bidi formatting character, which RFC 3987 §4.1 says an IRI must not
+/// contain: LRM, RLM, ALM, the embeddings and overrides (LRE, RLE, PDF,
+/// LRO, RLO) and the isolates (LRI, RLI, FSI, PDI).
+pub(crate) fn is_bidi_formatting(c: char) -> bool {
+    matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 /// A strong right-to-left character, by block (Hebrew, Arabic, Syriac,
 /// Thaana, NKo, Samaritan, Mandaic, their presentation forms, and the
 /// right-to-left blocks of the supplementary planes). Used to decide whether

@@ -429,8 +429,7 @@ fn check_parsed(r: &IriRef<&str>, profile: Profile, found: &mut Findings<'_>) {
         let end = i + c.len_utf8();
         let component = component_at(r, i);
         let cp = c as u32;
-        if matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-        {
+        if chars::is_bidi_formatting(c) {
             found.push(Code::BidiFormattingCharacter, i, end, component,
                 format!("U+{cp:04X} is a bidi formatting character, which an IRI must not contain: remove it"));
         }

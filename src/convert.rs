@@ -659,8 +659,7 @@ pub(crate) fn appropriate(c: char, component: Component) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric() || "-._~".contains(c);
     }
-    if matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
-    {
+    if chars::is_bidi_formatting(c) {
         return false;
     }
     chars::is_ucschar(c)

@@ -20,20 +20,32 @@ mod abnf;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use regex_automata::dfa::{dense, Automaton, StartKind};
+use regex_automata::dfa::{dense, StartKind};
 use regex_automata::nfa::thompson;
-use regex_automata::util::start;
-use regex_automata::{Anchored, MatchKind};
+use regex_automata::MatchKind;
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange, Hir, Repetition};
 
 use crate::abnf::{Grammar, Node};
 
-/// (profile, start rule, output file).
+/// (profile, start rule): the four reference rules of each profile, under
+/// their RFC 3986 names for `rfc3986`.
 const TARGETS: &[(&str, &str)] = &[
     ("rfc3987bis", "IRI-reference"),
+    ("rfc3987bis", "IRI"),
+    ("rfc3987bis", "absolute-IRI"),
+    ("rfc3987bis", "irelative-ref"),
     ("rfc3987", "IRI-reference"),
+    ("rfc3987", "IRI"),
+    ("rfc3987", "absolute-IRI"),
+    ("rfc3987", "irelative-ref"),
     ("leiri", "IRI-reference"),
+    ("leiri", "IRI"),
+    ("leiri", "absolute-IRI"),
+    ("leiri", "irelative-ref"),
     ("rfc3986", "URI-reference"),
+    ("rfc3986", "URI"),
+    ("rfc3986", "absolute-URI"),
+    ("rfc3986", "relative-ref"),
 ];
 
 fn main() {
@@ -42,9 +54,12 @@ fn main() {
     println!("cargo::rerun-if-changed=src/abnf");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let big_endian = std::env::var("CARGO_CFG_TARGET_ENDIAN").is_ok_and(|e| e == "big");
+    let mut grammars = HashMap::new();
     for &(profile, rule) in TARGETS {
-        let grammar = Grammar::profile(profile).unwrap_or_else(|e| panic!("grammar/abnf: {e}"));
-        let hir = Translator::new(&grammar)
+        let grammar = grammars.entry(profile).or_insert_with(|| {
+            Grammar::profile(profile).unwrap_or_else(|e| panic!("grammar/abnf: {e}"))
+        });
+        let hir = Translator::new(grammar)
             .rule(rule)
             .unwrap_or_else(|e| panic!("profile {profile}, rule {rule}: {e}"));
         let nfa = thompson::Compiler::new()
@@ -67,42 +82,7 @@ fn main() {
         };
         let path = out.join(format!("{profile}-{rule}.dfa"));
         std::fs::write(&path, &bytes[pad..]).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let path = out.join(format!("{profile}-{rule}.loops"));
-        std::fs::write(&path, self_loops(&dfa))
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
-}
-
-/// For each state (by index: its premultiplied id shifted right by
-/// `stride2`), the 256-bit set of the bytes that lead back to it, as 32
-/// bytes, bit `b & 7` of byte `b >> 3`. The run time skips a run of such
-/// bytes without walking the table (`src/fast/mod.rs`). The dead state's
-/// set is empty, so a rejected input stops there.
-fn self_loops(dfa: &dense::DFA<Vec<u32>>) -> Vec<u8> {
-    let start = dfa
-        .start_state(&start::Config::new().anchored(Anchored::Yes))
-        .expect("an anchored start state");
-    let stride2 = dfa.stride2();
-    let mut seen = vec![start];
-    let mut todo = vec![start];
-    let mut out: Vec<u8> = Vec::new();
-    while let Some(s) = todo.pop() {
-        let row = s.as_usize() >> stride2;
-        if out.len() < (row + 1) * 32 {
-            out.resize((row + 1) * 32, 0);
-        }
-        for b in 0..=255u8 {
-            let next = dfa.next_state(s, b);
-            if next == s && !dfa.is_dead_state(s) {
-                out[row * 32 + usize::from(b >> 3)] |= 1 << (b & 7);
-            }
-            if !seen.contains(&next) {
-                seen.push(next);
-                todo.push(next);
-            }
-        }
-    }
-    out
 }
 
 /// Expands rules into `Hir`, each rule once.

@@ -2,7 +2,7 @@
 //! span as it goes, so that the operations that make new references
 //! (resolution, normalization) never parse their own output again.
 
-use crate::syntax::lower::{HostMeta, Meta, Span};
+use crate::syntax::lower::{HostMeta, Meta, Slot, Span};
 use crate::IriRef;
 
 /// A reference being written, left to right (RFC 3986 §5.3 order).
@@ -27,7 +27,7 @@ impl Builder {
 
     /// `scheme ":"`.
     pub(crate) fn scheme(&mut self, scheme: &str) {
-        self.meta.scheme = Some(self.push(scheme));
+        self.meta.scheme = Slot::new(self.push(scheme));
         self.out.push(':');
     }
 
@@ -45,7 +45,7 @@ impl Builder {
         self.out.push_str("//");
         let start = self.out.len();
         if let Some(u) = userinfo {
-            self.meta.userinfo = Some(self.push(u));
+            self.meta.userinfo = Slot::new(self.push(u));
             self.out.push('@');
         }
         let span = self.push(host);
@@ -55,18 +55,18 @@ impl Builder {
             },
             other => other,
         };
-        self.meta.host = Some((span, kind));
+        self.meta.set_host(span, kind);
         if let Some(p) = port {
             self.out.push(':');
-            self.meta.port = Some(self.push(p));
+            self.meta.port = Slot::new(self.push(p));
         }
-        self.meta.authority = Some((start, self.out.len()));
+        self.meta.authority = Slot::new((start, self.out.len()));
     }
 
     /// Copies the authority of `r`, which must have one.
     pub(crate) fn authority_of<T: AsRef<str>>(&mut self, r: &IriRef<T>) {
         let meta = r.meta();
-        let (host_span, host_meta) = meta.host.unwrap_or(((0, 0), HostMeta::RegName));
+        let (host_span, host_meta) = meta.host().unwrap_or(((0, 0), HostMeta::RegName));
         self.authority(
             r.userinfo(),
             r.host_str().unwrap_or(""),
@@ -97,19 +97,19 @@ impl Builder {
         if self.meta.authority.is_none() && self.out[start..].starts_with("//") {
             self.out.insert_str(start, "/.");
         }
-        self.meta.path = Some((start, self.out.len()));
+        self.meta.path = Slot::new((start, self.out.len()));
     }
 
     /// `"?" query`.
     pub(crate) fn query(&mut self, query: &str) {
         self.out.push('?');
-        self.meta.query = Some(self.push(query));
+        self.meta.query = Slot::new(self.push(query));
     }
 
     /// `"#" fragment`.
     pub(crate) fn fragment(&mut self, fragment: &str) {
         self.out.push('#');
-        self.meta.fragment = Some(self.push(fragment));
+        self.meta.fragment = Slot::new(self.push(fragment));
     }
 
     pub(crate) fn finish(self) -> IriRef<String> {

@@ -37,22 +37,22 @@ impl<'a> Components<'a> {
 
     /// The scheme.
     pub fn scheme(&self) -> Option<&'a str> {
-        slice(self.input, self.meta.scheme)
+        slice(self.input, self.meta.scheme.get())
     }
 
     /// The authority.
     pub fn authority(&self) -> Option<&'a str> {
-        slice(self.input, self.meta.authority)
+        slice(self.input, self.meta.authority.get())
     }
 
     /// The userinfo.
     pub fn userinfo(&self) -> Option<&'a str> {
-        slice(self.input, self.meta.userinfo)
+        slice(self.input, self.meta.userinfo.get())
     }
 
     /// The host as written.
     pub fn host_str(&self) -> Option<&'a str> {
-        slice(self.input, self.meta.host.map(|(s, _)| s))
+        slice(self.input, self.meta.host.get())
     }
 
     /// The host, by kind.
@@ -62,22 +62,22 @@ impl<'a> Components<'a> {
 
     /// The port.
     pub fn port(&self) -> Option<&'a str> {
-        slice(self.input, self.meta.port)
+        slice(self.input, self.meta.port.get())
     }
 
     /// The path (`None` when the rule has none, unlike [`crate::IriRef::path`]).
     pub fn path(&self) -> Option<&'a str> {
-        slice(self.input, self.meta.path)
+        slice(self.input, self.meta.path.get())
     }
 
     /// The query.
     pub fn query(&self) -> Option<&'a str> {
-        slice(self.input, self.meta.query)
+        slice(self.input, self.meta.query.get())
     }
 
     /// The fragment.
     pub fn fragment(&self) -> Option<&'a str> {
-        slice(self.input, self.meta.fragment)
+        slice(self.input, self.meta.fragment.get())
     }
 }
 

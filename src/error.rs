@@ -2,6 +2,7 @@
 //! what would have been allowed there.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use unicode_width::UnicodeWidthChar;
 
@@ -164,15 +165,27 @@ pub enum ErrorKind {
 /// let report = err.to_string();
 /// assert!(report.lines().any(|l| l == format!("  | {}^ expected \"#\", \"?\", path-sep, ipchar or the end", " ".repeat(16))));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// An input that the fast path (`IriRef::parse` and its siblings) rejects
+/// gets its position and explanation from the pest parser only when one of
+/// them is first asked for: rejecting costs a DFA walk and a copy of the
+/// input, and the report (tens of microseconds of pest parsing) is built
+/// once, on demand, and kept.
+#[derive(Clone)]
 pub struct ParseError {
     input: String,
+    rule: GrammarRule,
+    profile: Profile,
+    details: OnceLock<Box<Details>>,
+}
+
+/// Where and why a parse failed, as the pest parser reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Details {
     byte: usize,
     char: usize,
     component: Component,
     kind: ErrorKind,
-    rule: GrammarRule,
-    profile: Profile,
     expected: Vec<GrammarRule>,
     literals: Vec<String>,
     end_allowed: bool,
@@ -193,29 +206,80 @@ impl ParseError {
         let at = input[byte..].chars().next();
         let place = locate(prefix, rule.0);
         let kind = classify(prefix, at, &place, profile, rule.0);
-        ParseError {
+        let details = Details {
             char: prefix.chars().count(),
-            input: input.to_owned(),
             byte,
             component: place.component,
             kind,
-            rule,
-            profile,
             expected: expected.into_iter().map(GrammarRule).collect(),
             literals,
             end_allowed,
+        };
+        ParseError {
+            input: input.to_owned(),
+            rule,
+            profile,
+            details: OnceLock::from(Box::new(details)),
+        }
+    }
+
+    /// An error whose details the pest parser works out when first asked:
+    /// for the fast path's rejections. `rule` is the start rule by the
+    /// profile's own name (`URI-reference` under `rfc3986`).
+    pub(crate) fn deferred(input: &str, profile: Profile, rule: GrammarRule) -> ParseError {
+        ParseError {
+            input: input.to_owned(),
+            rule,
+            profile,
+            details: OnceLock::new(),
         }
     }
 
     pub(crate) fn no_such_rule(input: &str, profile: Profile, rule: GrammarRule) -> ParseError {
         ParseError {
             input: input.to_owned(),
-            byte: 0,
-            char: 0,
-            component: Component::Input,
-            kind: ErrorKind::NoSuchRule,
             rule,
             profile,
+            details: OnceLock::from(Box::new(Details {
+                byte: 0,
+                char: 0,
+                component: Component::Input,
+                kind: ErrorKind::NoSuchRule,
+                expected: Vec::new(),
+                literals: Vec::new(),
+                end_allowed: false,
+            })),
+        }
+    }
+
+    fn details(&self) -> &Details {
+        self.details.get_or_init(|| {
+            match crate::syntax::parse(
+                self.profile,
+                self.rule,
+                &self.input,
+                crate::syntax::Validate,
+            ) {
+                Err(mut e) => e
+                    .details
+                    .take()
+                    .unwrap_or_else(|| Box::new(e.end_details())),
+                // The fast path and pest disagree, which the cross-check
+                // tests and the fuzz target rule out; the least wrong report
+                // is that the input cannot end where it does.
+                Ok(()) => Box::new(self.end_details()),
+            }
+        })
+    }
+
+    /// Details that say only that the input cannot end where it does.
+    fn end_details(&self) -> Details {
+        let n = self.input.len();
+        Details {
+            byte: n,
+            char: self.input.chars().count(),
+            component: locate(&self.input, self.rule.0).component,
+            kind: ErrorKind::UnexpectedEnd,
             expected: Vec::new(),
             literals: Vec::new(),
             end_allowed: false,
@@ -235,22 +299,22 @@ impl ParseError {
     /// Byte offset of the first character that cannot belong to a valid
     /// input (the input's length when it ends too early).
     pub fn byte(&self) -> usize {
-        self.byte
+        self.details().byte
     }
 
     /// The same position in characters (Unicode scalar values), 0-based.
     pub fn char(&self) -> usize {
-        self.char
+        self.details().char
     }
 
     /// The component being parsed at that position.
     pub fn component(&self) -> Component {
-        self.component
+        self.details().component
     }
 
     /// What is wrong there.
     pub fn kind(&self) -> ErrorKind {
-        self.kind
+        self.details().kind
     }
 
     /// The start rule of the parse.
@@ -266,18 +330,18 @@ impl ParseError {
     /// The grammar rules that could have matched at the position (pest's
     /// record of the rules it tried there), without the literal strings.
     pub fn expected(&self) -> &[GrammarRule] {
-        &self.expected
+        &self.details().expected
     }
 
     /// The literal strings (such as `"?"`, `"]"`) that could have stood at
     /// the position, as far as pest recorded them.
     pub fn expected_literals(&self) -> &[String] {
-        &self.literals
+        &self.details().literals
     }
 
     /// Whether the input could also have ended at the position.
     pub fn end_allowed(&self) -> bool {
-        self.end_allowed
+        self.details().end_allowed
     }
 
     /// The spec section the violated rule comes from.
@@ -292,14 +356,14 @@ impl ParseError {
 
     /// The error in one plain sentence (lowercase, no final period).
     pub fn message(&self) -> String {
-        let comp = self.component.name();
+        let comp = self.details().component.name();
         let a = article(comp);
         let what = match self.profile {
             Profile::Rfc3986 => "a URI",
             Profile::Leiri => "a LEIRI",
             _ => "an IRI",
         };
-        match self.kind {
+        match self.details().kind {
             ErrorKind::UnexpectedEnd if self.in_ip_literal() => {
                 "the input ends inside an IP literal: expected the rest of the address and ']'".into()
             }
@@ -322,7 +386,7 @@ impl ParseError {
                     _ => "an IRI",
                 }
             ),
-            ErrorKind::InvalidScheme { ch } if self.byte == 0 => {
+            ErrorKind::InvalidScheme { ch } if self.details().byte == 0 => {
                 format!("a scheme must start with a letter, not {}", describe(ch))
             }
             ErrorKind::InvalidScheme { ch } => format!(
@@ -366,7 +430,7 @@ impl ParseError {
             }
             ErrorKind::DisallowedCharacter { ch } => {
                 let hint = match ch {
-                    '[' | ']' if self.component != Component::Host => {
+                    '[' | ']' if self.details().component != Component::Host => {
                         format!("'[' and ']' are allowed only around an IP literal host; percent-encode it as {}", percent(ch))
                     }
                     _ => format!("percent-encode it as {}", percent(ch)),
@@ -381,14 +445,24 @@ impl ParseError {
     }
 
     fn in_ip_literal(&self) -> bool {
-        locate(&self.input[..self.byte], self.rule.0).in_ip_literal
+        locate(&self.input[..self.details().byte], self.rule.0).in_ip_literal
     }
 
     /// The expected rules in words, with "the end" when the input could end.
     fn expected_words(&self) -> String {
-        let mut words: Vec<String> = self.literals.iter().map(|l| format!("{l:?}")).collect();
-        words.extend(self.expected.iter().map(|r| r.abnf_name().to_owned()));
-        if self.end_allowed {
+        let mut words: Vec<String> = self
+            .details()
+            .literals
+            .iter()
+            .map(|l| format!("{l:?}"))
+            .collect();
+        words.extend(
+            self.details()
+                .expected
+                .iter()
+                .map(|r| r.abnf_name().to_owned()),
+        );
+        if self.details().end_allowed {
             words.push("the end".into());
         }
         match words.len() {
@@ -412,13 +486,13 @@ impl fmt::Display for ParseError {
         writeln!(
             f,
             " --> byte {}, character {}, in the {} ({}, {})",
-            self.byte,
-            self.char,
-            self.component,
+            self.details().byte,
+            self.details().char,
+            self.details().component,
             self.rule,
             self.spec()
         )?;
-        let (shown, col) = render(&self.input, self.byte);
+        let (shown, col) = render(&self.input, self.details().byte);
         writeln!(f, "  |")?;
         writeln!(f, "  | {shown}")?;
         let wanted = self.expected_words();
@@ -431,6 +505,34 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+impl fmt::Debug for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = self.details();
+        f.debug_struct("ParseError")
+            .field("input", &self.input)
+            .field("byte", &d.byte)
+            .field("char", &d.char)
+            .field("component", &d.component)
+            .field("kind", &d.kind)
+            .field("rule", &self.rule)
+            .field("profile", &self.profile)
+            .field("expected", &d.expected)
+            .field("literals", &d.literals)
+            .field("end_allowed", &d.end_allowed)
+            .finish()
+    }
+}
+
+/// Two errors are equal when they are for the same input, start rule and
+/// profile: the details follow from those.
+impl PartialEq for ParseError {
+    fn eq(&self, other: &Self) -> bool {
+        self.input == other.input && self.rule == other.rule && self.profile == other.profile
+    }
+}
+
+impl Eq for ParseError {}
 
 /// The input as shown in a report, and the display column of byte `at`.
 fn render(input: &str, at: usize) -> (String, usize) {

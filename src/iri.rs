@@ -193,32 +193,37 @@ impl<'a> IriRef<&'a str> {
     }
 }
 
-/// The DFA decides and the delimiters split (`crate::fast`); the pest
-/// parser runs only for input the DFA rejects, to explain why.
+/// The DFA decides and the delimiters split (`crate::fast`); an input the
+/// DFA rejects gets an error whose details pest works out when asked.
 #[inline]
 fn parse_meta(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
     let mut meta = Meta::default();
-    if fast::parse(input, rule, profile, &mut meta) {
-        Ok(meta)
-    } else {
-        parse_pest(input, rule, profile)
+    match fast::parse(input, rule, profile, &mut meta) {
+        Some(true) => Ok(meta),
+        Some(false) => Err(rejected(input, rule, profile)),
+        None => parse_pest(input, rule, profile),
     }
 }
 
 /// As [`parse_meta`], building the reference in place: the components are
-/// written straight into it rather than copied in (`Meta` is some 200
-/// bytes, and each copy of it showed in the profile of a short input).
+/// written straight into it rather than copied in.
 #[inline]
 fn parse_ref(input: &str, rule: GrammarRule, profile: Profile) -> Result<IriRef<&str>, ParseError> {
     let mut r = IriRef {
         text: input,
         meta: Meta::default(),
     };
-    if fast::parse(input, rule, profile, &mut r.meta) {
-        Ok(r)
-    } else {
-        parse_pest(input, rule, profile).map(|meta| IriRef { text: input, meta })
+    match fast::parse(input, rule, profile, &mut r.meta) {
+        Some(true) => Ok(r),
+        Some(false) => Err(rejected(input, rule, profile)),
+        None => parse_pest(input, rule, profile).map(|meta| IriRef { text: input, meta }),
     }
+}
+
+#[cold]
+#[inline(never)]
+fn rejected(input: &str, rule: GrammarRule, profile: Profile) -> ParseError {
+    ParseError::deferred(input, profile, rule.for_profile(profile))
 }
 
 #[cold]
@@ -227,13 +232,15 @@ fn parse_pest(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, 
     syntax::parse(profile, rule.for_profile(profile), input, Lower)
 }
 
+#[inline]
 pub(crate) fn slice(text: &str, span: Option<Span>) -> Option<&str> {
     span.map(|(s, e)| &text[s..e])
 }
 
 /// The host of a lowered parse of `text`.
+#[inline]
 pub(crate) fn host_of<'a>(text: &'a str, meta: &Meta) -> Option<Host<'a>> {
-    let ((start, end), kind) = meta.host?;
+    let ((start, end), kind) = meta.host()?;
     let host = &text[start..end];
     Some(match kind {
         HostMeta::RegName => Host::RegName(host),
@@ -255,22 +262,22 @@ impl<T: AsRef<str>> IriRef<T> {
 
     /// The scheme, without its ":".
     pub fn scheme(&self) -> Option<&str> {
-        slice(self.as_str(), self.meta.scheme)
+        slice(self.as_str(), self.meta.scheme.get())
     }
 
     /// The authority, without the "//": userinfo, host and port.
     pub fn authority(&self) -> Option<&str> {
-        slice(self.as_str(), self.meta.authority)
+        slice(self.as_str(), self.meta.authority.get())
     }
 
     /// The userinfo, without its "@".
     pub fn userinfo(&self) -> Option<&str> {
-        slice(self.as_str(), self.meta.userinfo)
+        slice(self.as_str(), self.meta.userinfo.get())
     }
 
     /// The host as written (brackets included for an IP literal).
     pub fn host_str(&self) -> Option<&str> {
-        slice(self.as_str(), self.meta.host.map(|(s, _)| s))
+        slice(self.as_str(), self.meta.host.get())
     }
 
     /// The host, by kind.
@@ -280,7 +287,7 @@ impl<T: AsRef<str>> IriRef<T> {
 
     /// The port as written, without its ":"; `Some("")` for an empty port.
     pub fn port(&self) -> Option<&str> {
-        slice(self.as_str(), self.meta.port)
+        slice(self.as_str(), self.meta.port.get())
     }
 
     /// The port as a number, when there is one and it fits in a `u16`
@@ -299,7 +306,7 @@ impl<T: AsRef<str>> IriRef<T> {
 
     /// The path; every reference has one, possibly empty.
     pub fn path(&self) -> &str {
-        slice(self.as_str(), self.meta.path).unwrap_or("")
+        slice(self.as_str(), self.meta.path.get()).unwrap_or("")
     }
 
     /// The path's segments: the path split at each "/" (a path starting with
@@ -321,12 +328,12 @@ impl<T: AsRef<str>> IriRef<T> {
 
     /// The query, without its "?".
     pub fn query(&self) -> Option<&str> {
-        slice(self.as_str(), self.meta.query)
+        slice(self.as_str(), self.meta.query.get())
     }
 
     /// The fragment, without its "#".
     pub fn fragment(&self) -> Option<&str> {
-        slice(self.as_str(), self.meta.fragment)
+        slice(self.as_str(), self.meta.fragment.get())
     }
 
     /// Whether the reference has a scheme (is an IRI rather than a relative

@@ -164,7 +164,7 @@ impl<T: AsRef<str>> IriRef<T> {
         }
         let scheme = scheme.as_deref().unwrap_or("");
         if self.authority().is_some() {
-            let (host_span, host_meta) = self.meta().host.unwrap_or(((0, 0), HostMeta::RegName));
+            let (host_span, host_meta) = self.meta().host().unwrap_or(((0, 0), HostMeta::RegName));
             let host = self.host_str().unwrap_or("");
             let mut host = match host_meta {
                 HostMeta::RegName => lowercase_if_ascii(percent_normalize(host, Component::Host)),

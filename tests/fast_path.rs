@@ -2,8 +2,8 @@
 //! ABNF, then the RFC 3986 Appendix B split) against the pest parser and its
 //! tree lowering, which are the reference.
 //!
-//! For every input and profile: the DFA accepts the input exactly when the
-//! pest grammar does, and for a valid input each component, the host's kind
+//! For every input, profile and reference rule: the rule's DFA accepts the
+//! input exactly when the pest grammar does, and for a valid input each component, the host's kind
 //! and address included, is the same. Inputs: every spec example, every
 //! string of the conformance vectors, both benchmark corpora, and generated
 //! strings. A failure names the input and the profile.
@@ -55,7 +55,8 @@ fn check_one(input: &str, profile: Profile) -> Result<(), String> {
 fn check(input: &str, profile: Profile, narrow: bool) -> Result<(), String> {
     let opts = ParseOptions::new().profile(profile);
     let reference = pest_view(input, GrammarRule::IRI_REFERENCE, profile);
-    let dfa = iribis::dfa_accepts(input, profile).ok_or("the DFA did not load")?;
+    let dfa = iribis::dfa_accepts(input, GrammarRule::IRI_REFERENCE, profile)
+        .ok_or("the DFA did not load")?;
     if dfa != reference.is_some() {
         return Err(format!(
             "{input:?} under {profile}: the DFA says {}, pest says {}",
@@ -97,6 +98,14 @@ fn check(input: &str, profile: Profile, narrow: bool) -> Result<(), String> {
     ];
     for (rule, fast) in narrow {
         let reference = pest_view(input, rule, profile);
+        let dfa = iribis::dfa_accepts(input, rule, profile).ok_or("the DFA did not load")?;
+        if dfa != reference.is_some() {
+            return Err(format!(
+                "{input:?} under {profile} at {}: the DFA says {}, pest the opposite",
+                rule.abnf_name(),
+                if dfa { "valid" } else { "invalid" },
+            ));
+        }
         if fast != reference {
             return Err(format!(
                 "{input:?} under {profile} at {}: fast {fast:?}, pest {reference:?}",

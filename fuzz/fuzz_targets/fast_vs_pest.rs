@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
     for profile in Profile::ALL {
         let opts = ParseOptions::new().profile(profile);
         let reference = pest_view(input, GrammarRule::IRI_REFERENCE, profile);
-        let dfa = iribis::dfa_accepts(input, profile).expect("the DFA loads");
+        let dfa = iribis::dfa_accepts(input, iribis::GrammarRule::IRI_REFERENCE, profile).expect("the DFA loads");
         assert_eq!(dfa, reference.is_some(), "DFA vs pest validity of {input:?} under {profile}");
         let fast = IriRef::parse_with(input, &opts).ok().map(|r| fast_view(&r));
         assert_eq!(fast, reference, "components of {input:?} under {profile}");

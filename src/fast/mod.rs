@@ -48,137 +48,138 @@ macro_rules! dfa_file {
 struct Validator {
     dfa: dense::DFA<&'static [u32]>,
     start: StateID,
-    /// `build.rs`'s `self_loops`: 32 bytes per state index.
-    loops: &'static [u8],
-    stride2: usize,
 }
 
 impl Validator {
     /// `None` if the embedded bytes do not deserialize, which would be a
     /// build error; the callers then take the pest path.
-    fn load(bytes: &'static [u8], loops: &'static [u8]) -> Option<Validator> {
+    fn load(bytes: &'static [u8]) -> Option<Validator> {
         let (dfa, _) = dense::DFA::from_bytes(bytes).ok()?;
         let start = dfa
             .start_state(&start::Config::new().anchored(Anchored::Yes))
             .ok()?;
-        let stride2 = dfa.stride2();
-        Some(Validator {
-            dfa,
-            start,
-            loops,
-            stride2,
-        })
+        Some(Validator { dfa, start })
     }
 
     /// Whether the whole of `input` is in the language.
     ///
-    /// Most bytes of a reference keep the DFA where it is (letters in a
-    /// host, path or query): a run of them is skipped by testing each byte
-    /// against the state's set of such bytes, a test that does not wait for
-    /// the previous one, unlike a table walk. The other bytes take a
-    /// transition.
+    /// The walk is one table lookup per byte with no branch on the input:
+    /// the dead state (an input no continuation can save) leads only to
+    /// itself, so it is tested once, at the end. Skipping runs of bytes that
+    /// keep the state (a test per byte against the state's set of such
+    /// bytes) was tried and measured slower: every end of a run is a
+    /// mispredicted branch, and references change state every few bytes.
     #[inline]
     fn accepts(&self, input: &[u8]) -> bool {
         let dfa = &self.dfa;
         let mut s = self.start;
-        let mut i = 0;
-        let n = input.len();
-        while i < n {
-            let row = s.as_usize() >> self.stride2;
-            if let Some(bits) = self.loops.get(row * 32..row * 32 + 32) {
-                let bits: &[u8; 32] = bits.try_into().unwrap_or(&[0; 32]);
-                while i < n && bits[usize::from(input[i] >> 3)] & (1 << (input[i] & 7)) != 0 {
-                    i += 1;
-                }
-                if i == n {
-                    break;
-                }
-            }
-            s = dfa.next_state(s, input[i]);
-            i += 1;
-            if dfa.is_dead_state(s) {
-                return false;
-            }
+        for &c in input {
+            s = dfa.next_state(s, c);
         }
-        dfa.is_match_state(dfa.next_eoi_state(s))
+        !dfa.is_dead_state(s) && dfa.is_match_state(dfa.next_eoi_state(s))
     }
 }
 
-static RFC3987BIS: LazyLock<Option<Validator>> = LazyLock::new(|| {
-    Validator::load(
-        dfa_file!("rfc3987bis-IRI-reference.dfa"),
-        include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987bis-IRI-reference.loops")),
-    )
-});
-static RFC3987: LazyLock<Option<Validator>> = LazyLock::new(|| {
-    Validator::load(
-        dfa_file!("rfc3987-IRI-reference.dfa"),
-        include_bytes!(concat!(env!("OUT_DIR"), "/rfc3987-IRI-reference.loops")),
-    )
-});
-static LEIRI: LazyLock<Option<Validator>> = LazyLock::new(|| {
-    Validator::load(
-        dfa_file!("leiri-IRI-reference.dfa"),
-        include_bytes!(concat!(env!("OUT_DIR"), "/leiri-IRI-reference.loops")),
-    )
-});
-static RFC3986: LazyLock<Option<Validator>> = LazyLock::new(|| {
-    Validator::load(
-        dfa_file!("rfc3986-URI-reference.dfa"),
-        include_bytes!(concat!(env!("OUT_DIR"), "/rfc3986-URI-reference.loops")),
-    )
-});
+/// The validators, built on first use: one per profile and reference rule.
+macro_rules! validators {
+    ($($name:ident = $file:literal;)*) => {
+        $(static $name: LazyLock<Option<Validator>> =
+            LazyLock::new(|| Validator::load(dfa_file!($file)));)*
+    };
+}
 
-fn validator(profile: Profile) -> Option<&'static Validator> {
-    match profile {
-        Profile::Rfc3987bis => RFC3987BIS.as_ref(),
-        Profile::Rfc3987 => RFC3987.as_ref(),
-        Profile::Leiri => LEIRI.as_ref(),
-        Profile::Rfc3986 => RFC3986.as_ref(),
-    }
+validators! {
+    BIS_REF = "rfc3987bis-IRI-reference.dfa";
+    BIS_IRI = "rfc3987bis-IRI.dfa";
+    BIS_ABS = "rfc3987bis-absolute-IRI.dfa";
+    BIS_REL = "rfc3987bis-irelative-ref.dfa";
+    RFC3987_REF = "rfc3987-IRI-reference.dfa";
+    RFC3987_IRI = "rfc3987-IRI.dfa";
+    RFC3987_ABS = "rfc3987-absolute-IRI.dfa";
+    RFC3987_REL = "rfc3987-irelative-ref.dfa";
+    LEIRI_REF = "leiri-IRI-reference.dfa";
+    LEIRI_IRI = "leiri-IRI.dfa";
+    LEIRI_ABS = "leiri-absolute-IRI.dfa";
+    LEIRI_REL = "leiri-irelative-ref.dfa";
+    RFC3986_REF = "rfc3986-URI-reference.dfa";
+    RFC3986_URI = "rfc3986-URI.dfa";
+    RFC3986_ABS = "rfc3986-absolute-URI.dfa";
+    RFC3986_REL = "rfc3986-relative-ref.dfa";
+}
+
+/// The validator of `rule` (one of the four reference rules, by its
+/// 3987bis name) under `profile`.
+#[inline]
+fn validator(rule: GrammarRule, profile: Profile) -> Option<&'static Validator> {
+    use GrammarRule as R;
+    use Profile as P;
+    let v = match (profile, rule) {
+        (P::Rfc3987bis, R::IRI_REFERENCE) => &BIS_REF,
+        (P::Rfc3987bis, R::IRI) => &BIS_IRI,
+        (P::Rfc3987bis, R::ABSOLUTE_IRI) => &BIS_ABS,
+        (P::Rfc3987bis, R::IRELATIVE_REF) => &BIS_REL,
+        (P::Rfc3987, R::IRI_REFERENCE) => &RFC3987_REF,
+        (P::Rfc3987, R::IRI) => &RFC3987_IRI,
+        (P::Rfc3987, R::ABSOLUTE_IRI) => &RFC3987_ABS,
+        (P::Rfc3987, R::IRELATIVE_REF) => &RFC3987_REL,
+        (P::Leiri, R::IRI_REFERENCE) => &LEIRI_REF,
+        (P::Leiri, R::IRI) => &LEIRI_IRI,
+        (P::Leiri, R::ABSOLUTE_IRI) => &LEIRI_ABS,
+        (P::Leiri, R::IRELATIVE_REF) => &LEIRI_REL,
+        (P::Rfc3986, R::IRI_REFERENCE) => &RFC3986_REF,
+        (P::Rfc3986, R::IRI) => &RFC3986_URI,
+        (P::Rfc3986, R::ABSOLUTE_IRI) => &RFC3986_ABS,
+        (P::Rfc3986, R::IRELATIVE_REF) => &RFC3986_REL,
+        _ => return None,
+    };
+    v.as_ref()
 }
 
 /// Parses `input` at one of the four reference rules (`IRI-reference`,
-/// `IRI`, `absolute-IRI`, `irelative-ref`, or their RFC 3986 names).
+/// `IRI`, `absolute-IRI`, `irelative-ref`, or their RFC 3986 names), each
+/// with its own DFA.
 ///
-/// One DFA per profile, for `IRI-reference`, serves all four: `IRI-reference
-/// = IRI / irelative-ref`, and for a valid reference the split finds a
-/// scheme exactly when it is an `IRI` (an `irelative-ref` has no ":" before
-/// its first "/", "?" or "#"); an `absolute-IRI` is an `IRI` without a
-/// fragment (3987bis §2.2).
-///
-/// Fills `meta` and returns `true` when the input matches the rule; `false`
-/// when it does not (or the DFA did not load): the pest parser then
-/// decides, and explains.
+/// Fills `meta` and returns `Some(true)` when the input matches the rule,
+/// `Some(false)` when it does not; `None` when the rule has no DFA (or the
+/// DFA did not load), and the pest parser must decide.
 #[inline]
-pub(crate) fn parse(input: &str, rule: GrammarRule, profile: Profile, meta: &mut Meta) -> bool {
-    let Some(v) = validator(profile) else {
-        return false;
-    };
+pub(crate) fn parse(
+    input: &str,
+    rule: GrammarRule,
+    profile: Profile,
+    meta: &mut Meta,
+) -> Option<bool> {
+    let v = validator(rule, profile)?;
     if !v.accepts(input.as_bytes()) {
-        return false;
+        return Some(false);
     }
     split::split(input, meta);
-    match rule {
-        GrammarRule::IRI_REFERENCE => true,
+    // The split of a valid reference finds a scheme exactly when it is an
+    // `IRI` (an `irelative-ref` has no ":" before its first "/", "?" or
+    // "#"); the tests check this for each rule's DFA.
+    debug_assert!(match rule {
         GrammarRule::IRI => meta.scheme.is_some(),
         GrammarRule::ABSOLUTE_IRI => meta.scheme.is_some() && meta.fragment.is_none(),
         GrammarRule::IRELATIVE_REF => meta.scheme.is_none(),
-        _ => false,
-    }
+        _ => true,
+    });
+    Some(true)
 }
 
-/// Whether the DFA of `profile` accepts `input` as an `IRI-reference`
-/// (`URI-reference` under `rfc3986`); `None` if the DFA did not load. For
-/// the cross-check tests and the fuzz target, which compare it with pest.
+/// Whether the DFA of `rule` (one of the four reference rules, by its
+/// 3987bis name) under `profile` accepts `input`; `None` if there is no
+/// such DFA or it did not load. For the cross-check tests and the fuzz
+/// target, which compare it with pest.
 ///
 /// ```
-/// use iribis::{dfa_accepts, Profile};
+/// use iribis::{dfa_accepts, GrammarRule, Profile};
 ///
-/// assert_eq!(dfa_accepts("http://例え.jp/", Profile::Rfc3987bis), Some(true));
-/// assert_eq!(dfa_accepts("http://例え.jp/", Profile::Rfc3986), Some(false));
+/// let iri = GrammarRule::IRI;
+/// assert_eq!(dfa_accepts("http://例え.jp/", iri, Profile::Rfc3987bis), Some(true));
+/// assert_eq!(dfa_accepts("http://例え.jp/", iri, Profile::Rfc3986), Some(false));
+/// assert_eq!(dfa_accepts("//例え.jp/", iri, Profile::Rfc3987bis), Some(false));
 /// ```
 #[doc(hidden)]
-pub fn dfa_accepts(input: &str, profile: Profile) -> Option<bool> {
-    validator(profile).map(|v| v.accepts(input.as_bytes()))
+pub fn dfa_accepts(input: &str, rule: GrammarRule, profile: Profile) -> Option<bool> {
+    validator(rule, profile).map(|v| v.accepts(input.as_bytes()))
 }

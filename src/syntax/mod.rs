@@ -29,6 +29,15 @@ pub(crate) trait Visit {
     fn visit<R: RuleType>(self, pair: Pair<'_, R>, sym: fn(R) -> Option<Sym>) -> Self::Out;
 }
 
+/// The [`Visit`] of a parse whose only outcome is valid or not.
+pub(crate) struct Validate;
+
+impl Visit for Validate {
+    type Out = ();
+
+    fn visit<R: RuleType>(self, _: Pair<'_, R>, _: fn(R) -> Option<Sym>) {}
+}
+
 /// Runs `$body` with `$m` bound to the generated module of `$profile`.
 macro_rules! with_profile {
     ($profile:expr, $m:ident => $body:expr) => {

@@ -2,17 +2,20 @@
 //! the spec's ABNF decides validity, and the delimiters give the components.
 //!
 //! `build.rs` reads `grammar/abnf/` (through the ABNF reader of `src/abnf/`),
-//! translates the start rule of each profile into a regular expression
-//! syntax tree (the grammar has no recursive rule, so its language is
-//! regular; ABNF's unordered alternation and case-insensitive strings carry
-//! over as they are), and has `regex-automata` determinize it into a dense
-//! DFA over UTF-8 bytes. The DFA is serialized into `OUT_DIR`, embedded
-//! here with 4-byte alignment and deserialized in place on first use (a
-//! check of its tables, no copy).
+//! translates each of the four reference rules of each profile into a
+//! regular expression syntax tree (the grammar has no recursive rule, so its
+//! language is regular; ABNF's unordered alternation and case-insensitive
+//! strings carry over as they are), and has `regex-automata` determinize it
+//! into a minimized dense DFA over UTF-8 bytes. The sixteen DFAs are
+//! serialized into `OUT_DIR`, embedded here with 4-byte alignment and
+//! deserialized in place on first use (a check of their tables, no copy).
 //!
-//! Only input the DFA accepts takes the fast path; anything else goes to
-//! the pest parser, which is the reference and produces the precise error.
-//! The tests in `tests/fast_path.rs` check that the two agree.
+//! One loop walks the DFA and, beside it, the delimiter automaton of RFC
+//! 3986 Appendix B (`split`), which notes where the components start and
+//! end. An input the DFA rejects gets a [`ParseError`](crate::ParseError)
+//! whose details the pest parser, the reference, works out when they are
+//! first asked for. The tests in `tests/fast_path.rs` check that the two
+//! paths agree.
 
 mod split;
 
@@ -71,12 +74,30 @@ impl Validator {
     /// mispredicted branch, and references change state every few bytes.
     #[inline]
     fn accepts(&self, input: &[u8]) -> bool {
-        let dfa = &self.dfa;
         let mut s = self.start;
         for &c in input {
-            s = dfa.next_state(s, c);
+            s = self.dfa.next_state(s, c);
         }
-        !dfa.is_dead_state(s) && dfa.is_match_state(dfa.next_eoi_state(s))
+        self.is_match(s)
+    }
+
+    /// As [`Validator::accepts`], stepping the delimiter automaton of
+    /// `split` in the same loop: `Some` with the delimiters' marks when
+    /// `input` is in the language.
+    #[inline]
+    fn walk(&self, input: &[u8]) -> Option<split::Marks> {
+        let mut s = self.start;
+        let mut delimiters = split::Delimiters::new();
+        for (i, &c) in input.iter().enumerate() {
+            s = self.dfa.next_state(s, c);
+            delimiters.step(c, i);
+        }
+        self.is_match(s).then_some(delimiters.marks)
+    }
+
+    #[inline]
+    fn is_match(&self, s: StateID) -> bool {
+        !self.dfa.is_dead_state(s) && self.dfa.is_match_state(self.dfa.next_eoi_state(s))
     }
 }
 
@@ -150,10 +171,10 @@ pub(crate) fn parse(
     meta: &mut Meta,
 ) -> Option<bool> {
     let v = validator(rule, profile)?;
-    if !v.accepts(input.as_bytes()) {
+    let Some(marks) = v.walk(input.as_bytes()) else {
         return Some(false);
-    }
-    split::split(input, meta);
+    };
+    split::split(input, &marks, meta);
     // The split of a valid reference finds a scheme exactly when it is an
     // `IRI` (an `irelative-ref` has no ":" before its first "/", "?" or
     // "#"); the tests check this for each rule's DFA.

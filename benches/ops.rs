@@ -1,5 +1,6 @@
-//! Resolution and normalization, iribis beside the peers that have them,
-//! in the same run, on the references of `benches/data/mixed-iris-20k.txt`.
+//! Resolution, normalization and the IRI ↔ URI conversions, iribis beside
+//! the peers that have them, in the same run, on the references of
+//! `benches/data/mixed-iris-20k.txt`.
 //!
 //! Parsing is done before the timed loop: each library resolves its own
 //! parsed references against its own parsed base (RFC 3986 §5.4's
@@ -7,6 +8,11 @@
 //! each normalizes the IRIs (references with a scheme) it parsed. Only the
 //! inputs every library accepts are used, so all do the same work. oxiri
 //! has no normalization.
+//!
+//! The conversions start from the text, parsing included, as a caller with
+//! a string would: IRI → URI (3987bis §3.3) beside iri-string's
+//! `encode_to_uri`, the one peer that has it; URI → IRI (§4.2, on the URIs
+//! that conversion gives) has no peer, and is timed alone.
 //!
 //! Run: `cargo bench --bench ops`, then `python3 benches/summarize.py`.
 
@@ -157,10 +163,59 @@ fn normalize(c: &mut Criterion) {
     group.finish();
 }
 
+fn convert(c: &mut Criterion) {
+    let lines = common(corpus());
+    let mut group = c.benchmark_group("to-uri-mixed");
+    group.throughput(Throughput::Elements(lines.len() as u64));
+    group.sample_size(20);
+    group.warm_up_time(std::time::Duration::from_secs(1));
+    group.measurement_time(std::time::Duration::from_secs(4));
+    let options = iribis::ToUriOptions::new();
+    group.bench_function("iribis", |b| {
+        b.iter(|| {
+            lines
+                .iter()
+                .map(|l| iribis::to_uri(black_box(l), &options).map_or(1, |u| u.len()))
+                .sum::<usize>()
+        })
+    });
+    group.bench_function("iri-string", |b| {
+        b.iter(|| {
+            lines
+                .iter()
+                .map(|l| {
+                    iri_string::types::IriReferenceStr::new(black_box(l))
+                        .map_or(1, |r| r.encode_to_uri().to_string().len())
+                })
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+
+    let uris: Vec<String> = lines
+        .iter()
+        .filter_map(|l| iribis::to_uri(l, &options).ok())
+        .collect();
+    let mut group = c.benchmark_group("to-iri-mixed");
+    group.throughput(Throughput::Elements(uris.len() as u64));
+    group.sample_size(20);
+    group.warm_up_time(std::time::Duration::from_secs(1));
+    group.measurement_time(std::time::Duration::from_secs(4));
+    let options = iribis::ToIriOptions::new();
+    group.bench_function("iribis", |b| {
+        b.iter(|| {
+            uris.iter()
+                .map(|u| iribis::to_iri(black_box(u), &options).map_or(1, |i| i.len()))
+                .sum::<usize>()
+        })
+    });
+    group.finish();
+}
+
 // criterion_group! defines a public function without documentation.
 #[allow(missing_docs)]
 mod group {
     use super::*;
-    criterion_group!(benches, resolve, normalize);
+    criterion_group!(benches, resolve, normalize, convert);
 }
 criterion_main!(group::benches);

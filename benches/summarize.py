@@ -85,7 +85,12 @@ def main():
 def ops():
     """The groups of benches/ops.rs: criterion's throughput there is the
     number of references, so the table gives ns per reference only."""
-    for group in ["resolve-mixed", "normalize-mixed"]:
+    for group in [
+        "resolve-mixed",
+        "normalize-mixed",
+        "to-uri-mixed",
+        "to-iri-mixed",
+    ]:
         times = {}
         n = None
         for lib in ORDER:

@@ -166,6 +166,7 @@ impl<'a> IriRef<&'a str> {
     /// assert_eq!(r.path(), "../résumé.html");
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
+    #[inline]
     pub fn parse(input: &'a str) -> Result<Self, ParseError> {
         Self::parse_with(input, &ParseOptions::default())
     }
@@ -180,6 +181,7 @@ impl<'a> IriRef<&'a str> {
     /// assert!(IriRef::parse_with("http://h/a b", &leiri).is_ok());
     /// assert!(IriRef::parse("http://h/a b").is_err());
     /// ```
+    #[inline]
     pub fn parse_with(input: &'a str, options: &ParseOptions) -> Result<Self, ParseError> {
         parse_ref(input, GrammarRule::IRI_REFERENCE, options.profile)
     }

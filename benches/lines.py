@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Throughput and peak memory of the `iri` command on a million lines.
+
+Builds `iri` in release mode, writes N lines (the two corpora of
+benches/data/ repeated, in order) to a temporary file, and times
+
+    iri check --json --file FILE     (the checker, all cores)
+    iri check --json < FILE          (the same, standard input)
+    iri to-uri --json < FILE
+    iri parse --json < FILE
+
+with output to /dev/null, each run three times (the best is kept), at N
+and at N/4: the peak memory (maximum resident set size) should not grow
+with N, as `iri` streams its input in batches. Prints a Markdown table.
+
+Usage: python3 benches/lines.py [N]   (default 1,000,000)
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def corpus_lines():
+    out = []
+    for name in ["kasztp-urls.txt", "mixed-iris-20k.txt"]:
+        with open(os.path.join(HERE, "data", name), "rb") as f:
+            out.extend(f.read().split(b"\n"))
+    return [l for l in out if l]
+
+
+def write_lines(path, n):
+    lines = corpus_lines()
+    with open(path, "wb") as f:
+        for i in range(n):
+            f.write(lines[i % len(lines)])
+            f.write(b"\n")
+
+
+def hwm_kib(pid):
+    """The process's peak resident set size so far (VmHWM), in KiB."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def run(argv, stdin_path):
+    """Wall time and peak RSS (MiB) of one run. The peak is VmHWM from
+    /proc, read every 5 ms until the process exits: the rusage of
+    wait4 would also count this script's memory, shared with the child
+    between fork and exec."""
+    with open(stdin_path or os.devnull, "rb") as stdin:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL)
+        peak = 0
+        while proc.poll() is None:
+            # Before the exec the counter is this script's: skip those reads.
+            try:
+                exe = os.readlink(f"/proc/{proc.pid}/exe")
+            except OSError:  # it has just exited
+                exe = None
+            if exe == os.path.realpath(argv[0]):
+                peak = max(peak, hwm_kib(proc.pid))
+            time.sleep(0.005)
+        elapsed = time.perf_counter() - start
+    if proc.returncode not in (0, 1):  # 1: some line is invalid, as expected
+        sys.exit(f"{' '.join(argv)} exited with {proc.returncode}")
+    return elapsed, peak / 1024
+
+
+def main():
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+    subprocess.run(
+        ["cargo", "build", "--release", "--quiet", "--bin", "iri"], cwd=ROOT, check=True
+    )
+    iri = os.path.join(ROOT, "target", "release", "iri")
+    print(f"`iri` on {n:,} lines (and on {n // 4:,}, for the memory), best time and highest peak of 3 runs; "
+          f"{os.cpu_count()} cores.\n")
+    print("| command | lines | seconds | lines/s | peak RSS (MiB) |")
+    print("|---|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for count in [n, n // 4]:
+            path = os.path.join(tmp, f"{count}.txt")
+            write_lines(path, count)
+            commands = [
+                ("check --json --file", [iri, "check", "--json", "--file", path], None),
+                ("check --json (stdin)", [iri, "check", "--json"], path),
+                ("to-uri --json", [iri, "to-uri", "--json"], path),
+                ("parse --json", [iri, "parse", "--json"], path),
+            ]
+            for label, argv, stdin in commands:
+                runs = [run(argv, stdin) for _ in range(3)]
+                secs = min(t for t, _ in runs)
+                rss = max(m for _, m in runs)
+                print(f"| `iri {label}` | {count:,} | {secs:.2f} | {count / secs:,.0f} | {rss:.1f} |")
+
+
+main()

@@ -189,12 +189,12 @@ fn convert_to_uri(
             )
         });
     let mut octets = String::new();
-    let mut encoded = String::new();
+    let mut encoded = String::with_capacity(input.len() + input.len() / 2);
     let mut push = |piece: &str, query: bool| {
         if explain {
             octets.push_str(&show_octets(piece, query.then_some(charset).flatten()));
         }
-        encoded.push_str(&percent_encode(piece, query.then_some(charset).flatten()));
+        percent_encode_into(&mut encoded, piece, query.then_some(charset).flatten());
     };
     recompose(&r, host_converted.as_deref(), &mut push);
     if !explain {
@@ -278,11 +278,18 @@ fn needs_encoding(c: char) -> bool {
     !c.is_ascii() || c.is_ascii_control() || NOT_IN_URIS_ASCII.contains(&(c as u8))
 }
 
-fn percent_encode(text: &str, charset: Option<&'static encoding_rs::Encoding>) -> String {
+/// Appends `text` to `out` with each character not allowed in a URI as its
+/// percent-encoded octets (3987bis §3.3 step 2): UTF-8, or `charset` for a
+/// query (§3.5).
+fn percent_encode_into(
+    out: &mut String,
+    text: &str,
+    charset: Option<&'static encoding_rs::Encoding>,
+) {
     if charset.is_none() {
-        return utf8_percent_encode(text, NOT_IN_URIS).to_string();
+        out.extend(utf8_percent_encode(text, NOT_IN_URIS));
+        return;
     }
-    let mut out = String::with_capacity(text.len());
     for (i, c) in text.char_indices() {
         let s = &text[i..i + c.len_utf8()];
         if needs_encoding(c) {
@@ -300,7 +307,6 @@ fn percent_encode(text: &str, charset: Option<&'static encoding_rs::Encoding>) -
             out.push_str(s);
         }
     }
-    out
 }
 
 fn show_octets(text: &str, charset: Option<&'static encoding_rs::Encoding>) -> String {
@@ -361,7 +367,7 @@ fn decode_utf8_percent(text: &str) -> String {
 /// # Ok::<(), iribis::ConvertError>(())
 /// ```
 pub fn to_iri(input: &str, options: &ToIriOptions) -> Result<String, ConvertError> {
-    Ok(to_iri_steps(input, options)?
+    Ok(convert_to_iri(input, options, false)?
         .pop()
         .map(|s| s.text)
         .unwrap_or_default())
@@ -406,6 +412,17 @@ impl ToIriOptions {
 /// # Ok::<(), iribis::ConvertError>(())
 /// ```
 pub fn to_iri_steps(input: &str, options: &ToIriOptions) -> Result<Vec<Step>, ConvertError> {
+    convert_to_iri(input, options, true)
+}
+
+/// URI → IRI: the seven steps when `steps`, else only the last (the
+/// result), which skips the work of the others: a piece without "%" comes
+/// out of steps 1-6 unchanged.
+fn convert_to_iri(
+    input: &str,
+    options: &ToIriOptions,
+    steps: bool,
+) -> Result<Vec<Step>, ConvertError> {
     let r = IriRef::parse(input)?;
     let mut texts: [String; 7] = Default::default();
     let scheme = r.scheme().map(str::to_ascii_lowercase);
@@ -416,11 +433,24 @@ pub fn to_iri_steps(input: &str, options: &ToIriOptions) -> Result<Vec<Step>, Co
         && matches!(r.host(), Some(Host::RegName(_)));
     // Each piece of the reference after steps 1-6, and after step 7.
     let mut push = |piece: &str, component: Option<Component>| {
+        let is_dns_host = dns && component == Some(Component::Host);
+        if !steps {
+            let sixth = match component {
+                Some(c) if piece.contains('%') => Cow::Owned(final_of(piece, c)),
+                _ => Cow::Borrowed(piece),
+            };
+            if is_dns_host {
+                texts[6].push_str(&to_unicode_labels(&sixth));
+            } else {
+                texts[6].push_str(&sixth);
+            }
+            return;
+        }
         let rendered = match component {
             Some(c) => steps_of(piece, c),
             None => std::array::from_fn(|_| piece.to_owned()),
         };
-        let seventh = if dns && component == Some(Component::Host) {
+        let seventh = if is_dns_host {
             to_unicode_labels(&rendered[5])
         } else {
             rendered[5].clone()
@@ -467,9 +497,11 @@ pub fn to_iri_steps(input: &str, options: &ToIriOptions) -> Result<Vec<Step>, Co
         "the octets interpreted as UTF-8",
         "punycode labels of a DNS host converted with ToUnicode",
     ];
+    let first = if steps { 0 } else { 6 };
     Ok(texts
         .into_iter()
         .enumerate()
+        .skip(first)
         .map(|(i, text)| Step {
             label: (i + 1).to_string(),
             what: WHAT[i],
@@ -518,10 +550,35 @@ enum Octet<'a> {
     Char(&'a str),
 }
 
+/// The octets of one component after steps 2, 3 and 4 of 3987bis §4.2.
+struct Stages<'a> {
+    tokens: Vec<Octet<'a>>,
+    step2: Vec<Octet<'a>>,
+    step3: Vec<Octet<'a>>,
+    step4: Vec<Octet<'a>>,
+}
+
 /// The text of one component after each of steps 1–6 of 3987bis §4.2.
 fn steps_of(text: &str, component: Component) -> [String; 6] {
+    let s = stages(text, component);
+    [
+        render(&s.tokens, false),
+        render(&s.step2, false),
+        render(&s.step3, false),
+        render(&s.step4, false),
+        // Step 5 (re-encoding the query for a legacy charset) is not done.
+        render(&s.step4, false),
+        render(&s.step4, true),
+    ]
+}
+
+/// The text of one component after step 6 of 3987bis §4.2 only.
+fn final_of(text: &str, component: Component) -> String {
+    render(&stages(text, component).step4, true)
+}
+
+fn stages(text: &str, component: Component) -> Stages<'_> {
     let tokens = tokenize(text);
-    let mut stages: Vec<Vec<Octet<'_>>> = vec![tokens.clone()];
     // Step 2: decode but '%', reserved and ASCII not allowed in URIs.
     let step2: Vec<Octet<'_>> = tokens
         .iter()
@@ -575,45 +632,55 @@ fn steps_of(text: &str, component: Component) -> [String; 6] {
             }
         }
     }
-    stages.push(step2);
-    stages.push(step3);
-    stages.push(step4.clone());
-    stages.push(step4.clone());
-    let render = |stage: &[Octet<'_>], utf8: bool| -> String {
-        let mut out = String::new();
-        let mut pending: Vec<u8> = Vec::new();
-        let flush = |out: &mut String, pending: &mut Vec<u8>| {
-            if !pending.is_empty() {
-                out.push_str(&String::from_utf8_lossy(pending));
-                pending.clear();
-            }
-        };
-        for t in stage {
-            match *t {
-                Octet::Decoded(b) if utf8 => pending.push(b),
-                other => {
-                    flush(&mut out, &mut pending);
-                    match other {
-                        Octet::Encoded(s) => out.push_str(s),
-                        Octet::Reencoded(b) => out.push_str(&format!("%{b:02X}")),
-                        Octet::Decoded(b) if b.is_ascii() => out.push(b as char),
-                        Octet::Decoded(b) => out.push_str(&format!("<{b:02x}>")),
-                        Octet::Char(s) => out.push_str(s),
+    Stages {
+        tokens,
+        step2,
+        step3,
+        step4,
+    }
+}
+
+/// A stage as text: decoded octets as `<c3>` (§4.3's layout), or, with
+/// `utf8`, runs of them read as UTF-8 (step 6).
+fn render(stage: &[Octet<'_>], utf8: bool) -> String {
+    const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
+    const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
+    let hex = |out: &mut String, b: u8, digits: &[u8; 16]| {
+        out.push(char::from(digits[usize::from(b >> 4)]));
+        out.push(char::from(digits[usize::from(b & 15)]));
+    };
+    let mut out = String::with_capacity(stage.len());
+    let mut pending: Vec<u8> = Vec::new();
+    let flush = |out: &mut String, pending: &mut Vec<u8>| {
+        if !pending.is_empty() {
+            out.push_str(&String::from_utf8_lossy(pending));
+            pending.clear();
+        }
+    };
+    for t in stage {
+        match *t {
+            Octet::Decoded(b) if utf8 => pending.push(b),
+            other => {
+                flush(&mut out, &mut pending);
+                match other {
+                    Octet::Encoded(s) => out.push_str(s),
+                    Octet::Reencoded(b) => {
+                        out.push('%');
+                        hex(&mut out, b, HEX_UPPER);
                     }
+                    Octet::Decoded(b) if b.is_ascii() => out.push(char::from(b)),
+                    Octet::Decoded(b) => {
+                        out.push('<');
+                        hex(&mut out, b, HEX_LOWER);
+                        out.push('>');
+                    }
+                    Octet::Char(s) => out.push_str(s),
                 }
             }
         }
-        flush(&mut out, &mut pending);
-        out
-    };
-    [
-        render(&stages[0], false),
-        render(&stages[1], false),
-        render(&stages[2], false),
-        render(&stages[3], false),
-        render(&stages[4], false),
-        render(&step4, true),
-    ]
+    }
+    flush(&mut out, &mut pending);
+    out
 }
 
 fn tokenize(text: &str) -> Vec<Octet<'_>> {

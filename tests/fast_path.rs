@@ -3,15 +3,18 @@
 //! tree lowering, which are the reference.
 //!
 //! For every input, profile and reference rule: the rule's DFA accepts the
-//! input exactly when the pest grammar does, and for a valid input each component, the host's kind
-//! and address included, is the same. Inputs: every spec example, every
-//! string of the conformance vectors, both benchmark corpora, and generated
-//! strings. A failure names the input and the profile.
+//! input exactly when the pest grammar does, and for a valid input each
+//! component, the host's kind and address included, is the same. Inputs:
+//! every spec example, every string of the conformance vectors and of the
+//! rule tables, both benchmark corpora, and generated strings. A failure
+//! names the input and the profile.
 
 use iribis::{
     AbsoluteIri, Components, GrammarRule, Iri, IriRef, ParseOptions, Profile, RelativeRef,
 };
 use proptest::prelude::*;
+
+mod common;
 
 /// Everything the lowering yields, as strings, for comparison.
 fn pest_view(input: &str, rule: GrammarRule, profile: Profile) -> Option<String> {
@@ -161,6 +164,26 @@ fn spec_examples() {
         );
     }
     assert!(inputs.len() > 100, "spec examples not found in {dir}");
+    check_all(&inputs, &Profile::ALL);
+}
+
+/// Every string of the rule tables (`tests/data/rules/`), whatever rule it
+/// was written for, as a whole reference: the IPv6 forms, the host kinds,
+/// the boundaries of each character range.
+#[test]
+fn rule_table_strings() {
+    let dir = format!("{}/tests/data/rules", env!("CARGO_MANIFEST_DIR"));
+    let mut inputs = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        inputs.extend(
+            text.lines()
+                .filter(|l| l.starts_with('+') || l.starts_with('-'))
+                .filter_map(|l| l.split_once(' '))
+                .map(|(_, input)| common::unescape(input)),
+        );
+    }
+    assert!(inputs.len() > 400, "rule tables not found in {dir}");
     check_all(&inputs, &Profile::ALL);
 }
 

@@ -139,6 +139,30 @@ fn non_strict() {
     assert_eq!(base.resolve_with(&r, &loose), "https:g");
 }
 
+/// RFC 3986 §5.2.2: a reference without a path (here only a query) takes
+/// the base's path as it is, dot segments included; only a path that went
+/// through merging or came from the reference loses them. So resolution is
+/// not idempotent for such a base: resolving the result again removes the
+/// dot segments, and then nothing changes. (Found by the `resolve` fuzz
+/// target, whose first version expected idempotence.)
+#[test]
+fn empty_reference_path_keeps_the_base_path_verbatim() {
+    let base = "http:../e:/ht://e.89//.a?2xnta/a8vkde";
+    let t = resolve(base, "?y/ht://e.8lang=n/a?b");
+    assert_eq!(t, "http:../e:/ht://e.89//.a?y/ht://e.8lang=n/a?b");
+    let again = resolve(base, &t);
+    assert_eq!(again, "http:e:/ht://e.89//.a?y/ht://e.8lang=n/a?b");
+    assert_eq!(resolve(base, &again), again);
+    assert_eq!(
+        resolve("http://a/b/./c/../d?q", "#f"),
+        "http://a/b/./c/../d?q#f"
+    );
+    assert_eq!(
+        resolve("http://a/b/./c/../d?q", ""),
+        "http://a/b/./c/../d?q"
+    );
+}
+
 #[test]
 fn base_errors() {
     let e = iribis::resolve("/no/scheme", "g").unwrap_err();

@@ -175,7 +175,11 @@ fn rule_table_strings() {
     let dir = format!("{}/tests/data/rules", env!("CARGO_MANIFEST_DIR"));
     let mut inputs = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
-        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "txt") {
+            continue;
+        }
+        let text = std::fs::read_to_string(path).unwrap();
         inputs.extend(
             text.lines()
                 .filter(|l| l.starts_with('+') || l.starts_with('-'))

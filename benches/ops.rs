@@ -18,7 +18,8 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 
 const BASE: &str = "http://a/b/c/d;p?q";
 
@@ -44,13 +45,23 @@ fn common(lines: Vec<String>) -> Vec<String> {
         .collect()
 }
 
-fn resolve(c: &mut Criterion) {
-    let lines = common(corpus());
-    let mut group = c.benchmark_group("resolve-mixed");
-    group.throughput(Throughput::Elements(lines.len() as u64));
+/// A group of `elements` references: 20 samples of 4 s each.
+fn new_group<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+    elements: usize,
+) -> BenchmarkGroup<'a, WallTime> {
+    let mut group = c.benchmark_group(name);
+    group.throughput(Throughput::Elements(elements as u64));
     group.sample_size(20);
     group.warm_up_time(std::time::Duration::from_secs(1));
     group.measurement_time(std::time::Duration::from_secs(4));
+    group
+}
+
+fn resolve(c: &mut Criterion) {
+    let lines = common(corpus());
+    let mut group = new_group(c, "resolve-mixed", lines.len());
 
     let base = iribis::Iri::parse(BASE).unwrap();
     let refs: Vec<_> = lines
@@ -119,11 +130,7 @@ fn normalize(c: &mut Criterion) {
                 && fluent_uri::Iri::parse(l.as_str()).is_ok()
         })
         .collect();
-    let mut group = c.benchmark_group("normalize-mixed");
-    group.throughput(Throughput::Elements(lines.len() as u64));
-    group.sample_size(20);
-    group.warm_up_time(std::time::Duration::from_secs(1));
-    group.measurement_time(std::time::Duration::from_secs(4));
+    let mut group = new_group(c, "normalize-mixed", lines.len());
 
     let iris: Vec<_> = lines
         .iter()
@@ -165,11 +172,7 @@ fn normalize(c: &mut Criterion) {
 
 fn convert(c: &mut Criterion) {
     let lines = common(corpus());
-    let mut group = c.benchmark_group("to-uri-mixed");
-    group.throughput(Throughput::Elements(lines.len() as u64));
-    group.sample_size(20);
-    group.warm_up_time(std::time::Duration::from_secs(1));
-    group.measurement_time(std::time::Duration::from_secs(4));
+    let mut group = new_group(c, "to-uri-mixed", lines.len());
     let options = iribis::ToUriOptions::new();
     group.bench_function("iribis", |b| {
         b.iter(|| {
@@ -196,11 +199,7 @@ fn convert(c: &mut Criterion) {
         .iter()
         .filter_map(|l| iribis::to_uri(l, &options).ok())
         .collect();
-    let mut group = c.benchmark_group("to-iri-mixed");
-    group.throughput(Throughput::Elements(uris.len() as u64));
-    group.sample_size(20);
-    group.warm_up_time(std::time::Duration::from_secs(1));
-    group.measurement_time(std::time::Duration::from_secs(4));
+    let mut group = new_group(c, "to-iri-mixed", uris.len());
     let options = iribis::ToIriOptions::new();
     group.bench_function("iribis", |b| {
         b.iter(|| {

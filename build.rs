@@ -5,24 +5,37 @@
 //! rule is expanded into one regular expression syntax tree (`regex-syntax`
 //! `Hir`: no rule of the grammar is recursive, so this terminates and the
 //! language is regular), and `regex-automata` determinizes it into a dense
-//! DFA over UTF-8 bytes, which is serialized into `OUT_DIR` in the target's
-//! byte order.
+//! DFA over UTF-8 bytes, whose tables (see below) are written into
+//! `OUT_DIR`.
 //!
 //! ABNF semantics map one to one: alternation is unordered (the DFA reports
 //! every match, `MatchKind::All`), quoted strings are case-insensitive in
 //! ASCII (RFC 5234 §2.3), `%x` ranges are ranges of code points (RFC 5234
 //! §2.4) that the regex compiler turns into UTF-8 byte sequences.
+//!
+//! The DFA is not embedded as `regex-automata` serializes it. It is crossed
+//! with the delimiter automaton of `src/fast/phase.rs` (RFC 3986 Appendix
+//! B), so that each state also tells which component the input is in, and
+//! the product is written as plain tables ([`Tables`]) laid out for the walk
+//! at run time, which reads them with safe indexing: per class of bytes, the
+//! next state of each state, so that a step is one load whose column the
+//! byte selects before the previous step's state is known.
 
 #[path = "src/abnf/mod.rs"]
 #[allow(dead_code)]
 mod abnf;
+#[path = "src/fast/phase.rs"]
+#[allow(dead_code)]
+mod phase;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use regex_automata::dfa::{dense, StartKind};
+use regex_automata::dfa::{dense, Automaton, StartKind};
 use regex_automata::nfa::thompson;
-use regex_automata::MatchKind;
+use regex_automata::util::primitives::StateID;
+use regex_automata::util::start;
+use regex_automata::{Anchored, MatchKind};
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange, Hir, Repetition};
 
 use crate::abnf::{Grammar, Node};
@@ -53,7 +66,6 @@ fn main() {
     println!("cargo::rerun-if-changed=grammar/abnf");
     println!("cargo::rerun-if-changed=src/abnf");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let big_endian = std::env::var("CARGO_CFG_TARGET_ENDIAN").is_ok_and(|e| e == "big");
     let mut grammars = HashMap::new();
     for &(profile, rule) in TARGETS {
         let grammar = grammars.entry(profile).or_insert_with(|| {
@@ -75,13 +87,103 @@ fn main() {
             )
             .build_from_nfa(&nfa)
             .unwrap_or_else(|e| panic!("profile {profile}, rule {rule}: DFA: {e}"));
-        let (bytes, pad) = if big_endian {
-            dfa.to_bytes_big_endian()
-        } else {
-            dfa.to_bytes_little_endian()
-        };
+        let tables =
+            Tables::new(&dfa).unwrap_or_else(|e| panic!("profile {profile}, rule {rule}: {e}"));
         let path = out.join(format!("{profile}-{rule}.dfa"));
-        std::fs::write(&path, &bytes[pad..]).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        std::fs::write(&path, tables.to_bytes())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+}
+
+/// The product of a grammar DFA and the delimiter automaton, as the
+/// library's `fast::Validator` reads it.
+///
+/// State 0 is dead (it leads only to itself and does not accept), state 1
+/// the start; the others are numbered as a breadth-first walk from the
+/// start reaches them. The delimiter automaton adds few states: most of the
+/// DFA's already know which component they are in.
+struct Tables {
+    /// The class of each byte: bytes of one class lead every state to the
+    /// same state.
+    class: [u8; 256],
+    /// Per state: whether the input may end there.
+    accept: Vec<bool>,
+    /// Per state: its phase of the delimiter automaton.
+    phase: Vec<u8>,
+    /// Per class, the next state of each state.
+    next: Vec<Vec<u16>>,
+}
+
+impl Tables {
+    fn new(dfa: &dense::DFA<Vec<u32>>) -> Result<Tables, String> {
+        let start = dfa
+            .start_state(&start::Config::new().anchored(Anchored::Yes))
+            .map_err(|e| format!("no anchored start state: {e}"))?;
+        // Classes: the distinct pairs of the DFA's class and the byte itself
+        // for the delimiters the automaton tells apart, with a byte to stand
+        // for each.
+        let mut class = [0u8; 256];
+        let mut pairs: Vec<(u8, u8)> = Vec::new();
+        let mut examples: Vec<u8> = Vec::new();
+        for b in 0..=255u8 {
+            let delimiter = if b":/?#@[]".contains(&b) { b } else { 0 };
+            let pair = (dfa.byte_classes().get(b), delimiter);
+            let k = pairs.iter().position(|&p| p == pair).unwrap_or_else(|| {
+                pairs.push(pair);
+                examples.push(b);
+                pairs.len() - 1
+            });
+            class[usize::from(b)] = u8::try_from(k).expect("at most 256 classes");
+        }
+        let first = (start, phase::START);
+        let mut states: Vec<(StateID, u8)> = vec![first, first];
+        let mut number: HashMap<(StateID, u8), u16> = HashMap::from([(first, 1)]);
+        let mut next = vec![Vec::new(); examples.len()];
+        let (mut accept, mut phases) = (Vec::new(), Vec::new());
+        let mut i = 0;
+        while i < states.len() {
+            let (d, p) = states[i];
+            let dead = i == 0;
+            accept.push(!dead && dfa.is_match_state(dfa.next_eoi_state(d)));
+            phases.push(if dead { phase::START } else { p });
+            for (k, &b) in examples.iter().enumerate() {
+                let to = (dfa.next_state(d, b), phase::next(p, b));
+                let to = if dead || dfa.is_dead_state(to.0) {
+                    0
+                } else if let Some(&n) = number.get(&to) {
+                    n
+                } else {
+                    let n = u16::try_from(states.len())
+                        .map_err(|_| "more than 65,536 states".to_string())?;
+                    states.push(to);
+                    number.insert(to, n);
+                    n
+                };
+                next[k].push(to);
+            }
+            i += 1;
+        }
+        Ok(Tables {
+            class,
+            accept,
+            phase: phases,
+            next,
+        })
+    }
+
+    /// Little-endian `u16`s: the number of states n and of classes c, the
+    /// class of each byte, per state whether it accepts (1) or not (0), per
+    /// state its phase, and the c columns of next states, n each.
+    fn to_bytes(&self) -> Vec<u8> {
+        let n = self.accept.len();
+        let mut out: Vec<u16> = vec![n as u16, self.next.len() as u16];
+        out.extend(self.class.iter().map(|&c| u16::from(c)));
+        out.extend(self.accept.iter().map(|&a| u16::from(a)));
+        out.extend(self.phase.iter().map(|&p| u16::from(p)));
+        for column in &self.next {
+            out.extend(column);
+        }
+        out.iter().flat_map(|v| v.to_le_bytes()).collect()
     }
 }
 

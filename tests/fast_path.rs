@@ -245,6 +245,29 @@ fn mixed_corpus() {
     check_corpus(&lines);
 }
 
+/// Long references whose delimiters fall on either side of each multiple
+/// of 255 bytes, where the walk carries its per-component counts into wider
+/// ones (`src/fast/mod.rs`), and non-ASCII characters split across it.
+#[test]
+fn long_references_across_the_count_chunks() {
+    let mut inputs = Vec::new();
+    for pad in [0, 1, 2, 100, 240, 245, 250, 252, 253, 254, 255, 256, 300, 509, 510, 511, 765] {
+        let a = "a".repeat(pad);
+        let e = "é".repeat(pad / 2);
+        inputs.extend([
+            format!("http://{a}/p?q#f"),
+            format!("http://u:{a}@[::1]:80/{a}?{a}#{a}"),
+            format!("http://{a}.com:8080/p"),
+            format!("s{a}:/x/{a}:y?{e}#"),
+            format!("//{e}@h:/?"),
+            format!("{a}/b:c?{a}"),
+            format!("http://[v1.{a}]:{}/", "9".repeat(pad % 7)),
+            format!("https://h/{e}{a}?{e}#{e}"),
+        ]);
+    }
+    check_all(&inputs, &Profile::ALL);
+}
+
 /// Characters that matter to the grammar: every delimiter, "%" and hex
 /// digits, the IPv6 and IPvFuture characters, non-ASCII characters of each
 /// class (ucschar, iprivate in and out of the tag range, noncharacters,

@@ -4,7 +4,7 @@
 Builds `iri` in release mode, writes N lines (the two corpora of
 benches/data/ repeated, in order) to a temporary file, and times
 
-    iri check --json --file FILE     (the checker, all cores)
+    iri check --json --file FILE     (the checker, on every core it may use)
     iri check --json < FILE          (the same, standard input)
     iri to-uri --json < FILE
     iri parse --json < FILE
@@ -84,7 +84,7 @@ def main():
     )
     iri = os.path.join(ROOT, "target", "release", "iri")
     print(f"`iri` on {n:,} lines (and on {n // 4:,}, for the memory), best time and highest peak of 3 runs; "
-          f"{os.cpu_count()} cores.\n")
+          f"{len(os.sched_getaffinity(0))} of the machine's {os.cpu_count()} cores.\n")
     print("| command | lines | seconds | lines/s | peak RSS (MiB) |")
     print("|---|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:

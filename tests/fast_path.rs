@@ -251,7 +251,9 @@ fn mixed_corpus() {
 #[test]
 fn long_references_across_the_count_chunks() {
     let mut inputs = Vec::new();
-    for pad in [0, 1, 2, 100, 240, 245, 250, 252, 253, 254, 255, 256, 300, 509, 510, 511, 765] {
+    for pad in [
+        0, 1, 2, 100, 240, 245, 250, 252, 253, 254, 255, 256, 300, 509, 510, 511, 765,
+    ] {
         let a = "a".repeat(pad);
         let e = "é".repeat(pad / 2);
         inputs.extend([

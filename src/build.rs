@@ -124,6 +124,15 @@ impl Builder {
 /// much as it writes), so the buffer is read and written in one pass with no
 /// second allocation. Segments are cut at "/" only, so the text stays UTF-8.
 pub(crate) fn remove_dot_segments(buf: &mut String, start: usize) {
+    // Without a "." or ".." segment every step is 2E, which moves the input
+    // to the output unchanged: most paths need no work at all.
+    if has_dot_segment(&buf.as_bytes()[start..]) {
+        remove_each(buf, start);
+    }
+}
+
+/// The loop of §5.2.4, step by step, on `buf[start..]`.
+fn remove_each(buf: &mut String, start: usize) {
     let mut bytes = std::mem::take(buf).into_bytes();
     let end = bytes.len();
     let (mut r, mut w) = (start, start);
@@ -178,9 +187,26 @@ pub(crate) fn remove_dot_segments(buf: &mut String, start: usize) {
         .unwrap_or_else(|_| unreachable!("segments are cut at '/', an ASCII byte"));
 }
 
+/// Whether `path` has a "." or ".." segment: a "." that starts a segment
+/// (at the start or after a "/") and ends it, alone or after another ".".
+fn has_dot_segment(path: &[u8]) -> bool {
+    let ends = |i: usize| path.get(i).is_none_or(|&b| b == b'/');
+    let mut from = 0;
+    // From one "." to the next.
+    while let Some(k) = path[from..].iter().position(|&b| b == b'.') {
+        let i = from + k;
+        if (i == 0 || path[i - 1] == b'/') && (ends(i + 1) || (path[i + 1] == b'.' && ends(i + 2)))
+        {
+            return true;
+        }
+        from = i + 1;
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
-    use super::remove_dot_segments;
+    use super::{has_dot_segment, remove_dot_segments, remove_each};
 
     fn rds(path: &str) -> String {
         let mut s = format!("x:{path}");
@@ -218,6 +244,32 @@ mod tests {
         ];
         for (input, output) in cases {
             assert_eq!(rds(input), output, "{input:?}");
+        }
+    }
+
+    /// Every string of up to seven characters over "/", "." and "a": the
+    /// quick test finds a dot segment exactly when splitting at "/" does,
+    /// and a path without one comes out unchanged.
+    #[test]
+    fn dot_segments_found_exactly() {
+        let mut paths = vec![String::new()];
+        for _ in 0..7 {
+            let longer: Vec<String> = paths
+                .iter()
+                .filter(|p| p.len() == paths.last().map_or(0, String::len))
+                .flat_map(|p| ["/", ".", "a"].map(|c| format!("{p}{c}")))
+                .collect();
+            paths.extend(longer);
+        }
+        assert_eq!(paths.len(), (0..=7).map(|k| 3usize.pow(k)).sum::<usize>());
+        for p in &paths {
+            let by_split = p.split('/').any(|s| s == "." || s == "..");
+            assert_eq!(has_dot_segment(p.as_bytes()), by_split, "{p:?}");
+            if !by_split {
+                let mut all_steps = p.clone();
+                remove_each(&mut all_steps, 0);
+                assert_eq!(&all_steps, p);
+            }
         }
     }
 }

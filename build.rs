@@ -136,6 +136,7 @@ impl Tables {
             class[usize::from(b)] = u8::try_from(k).expect("at most 256 classes");
         }
         let first = (start, phase::START);
+        // Index 0 stands for the dead state (its entry is not read).
         let mut states: Vec<(StateID, u8)> = vec![first, first];
         let mut number: HashMap<(StateID, u8), u16> = HashMap::from([(first, 1)]);
         let mut next = vec![Vec::new(); examples.len()];
@@ -154,7 +155,9 @@ impl Tables {
                     n
                 } else {
                     let n = u16::try_from(states.len())
-                        .map_err(|_| "more than 65,536 states".to_string())?;
+                        .ok()
+                        .filter(|&n| n < u16::MAX)
+                        .ok_or("more than 65,535 states")?;
                     states.push(to);
                     number.insert(to, n);
                     n
@@ -176,7 +179,8 @@ impl Tables {
     /// state its phase, and the c columns of next states, n each.
     fn to_bytes(&self) -> Vec<u8> {
         let n = self.accept.len();
-        let mut out: Vec<u16> = vec![n as u16, self.next.len() as u16];
+        let count = |k: usize| u16::try_from(k).expect("at most 65,535 states and classes");
+        let mut out: Vec<u16> = vec![count(n), count(self.next.len())];
         out.extend(self.class.iter().map(|&c| u16::from(c)));
         out.extend(self.accept.iter().map(|&a| u16::from(a)));
         out.extend(self.phase.iter().map(|&p| u16::from(p)));

@@ -6,15 +6,16 @@
 //! regular expression syntax tree (the grammar has no recursive rule, so its
 //! language is regular; ABNF's unordered alternation and case-insensitive
 //! strings carry over as they are), and has `regex-automata` determinize it
-//! into a minimized dense DFA over UTF-8 bytes, whose transitions it writes
-//! into `OUT_DIR` as plain tables. They are embedded here and decoded on
-//! first use.
+//! into a minimized dense DFA over UTF-8 bytes. It crosses each DFA with the
+//! delimiter automaton of RFC 3986 Appendix B (`phase`), so that each state
+//! also knows which component the input is in, and writes the product into
+//! `OUT_DIR` as plain tables, embedded here and decoded on first use.
 //!
-//! The DFA is crossed with the delimiter automaton of RFC 3986 Appendix B
-//! (`phase`), so its walk, one load a byte, also counts the bytes of each
-//! component, from which `split` reads the components. An input the DFA rejects gets a [`ParseError`](crate::ParseError) whose details the pest
-//! parser, the reference, works out when they are first asked for. The
-//! tests in `tests/fast_path.rs` check that the two paths agree.
+//! One walk, a load per byte, decides validity and counts the bytes of each
+//! component; `split` reads the components off the counts. An input the
+//! DFA rejects gets a [`ParseError`](crate::ParseError) whose details the
+//! pest parser, the reference, works out when they are first asked for.
+//! The tests in `tests/fast_path.rs` check that the two paths agree.
 
 mod phase;
 mod split;
@@ -24,7 +25,8 @@ use std::sync::LazyLock;
 use crate::syntax::lower::Meta;
 use crate::{GrammarRule, Profile};
 
-/// A DFA, decoded from the tables `build.rs` wrote.
+/// A DFA crossed with the delimiter automaton, decoded from the tables
+/// `build.rs` wrote.
 ///
 /// State 0 is dead (it leads only to itself and does not accept), state 1
 /// the start. The transitions are indexed by byte first, so that the
@@ -107,11 +109,11 @@ impl Validator {
     /// of the delimiter automaton (`phase.rs`) that the states carry:
     /// `Some` with the counts when `input` is in the language.
     ///
-    /// The counts are bytes of one 128-bit word, added to once a byte (an
-    /// addition, no branch and no store; noting each delimiter's position
-    /// instead, a store at an address that depends on the state, made the
-    /// walk about half as fast again), and carried into `usize`s every 255
-    /// bytes, before a byte can overflow.
+    /// The counts are bytes of one 128-bit word, added to once a byte (a
+    /// load and an addition, no branch and no store), and carried into
+    /// `usize`s every 255 bytes, before a byte can overflow. Noting each
+    /// delimiter's position instead, a store at an address that depends on
+    /// the state, was measured slower (docs/performance.md).
     #[inline]
     fn walk(&self, input: &[u8]) -> Option<split::Counts> {
         let mut s = 1;

@@ -112,7 +112,18 @@ struct Tables {
     phase: Vec<u8>,
     /// Per class, the next state of each state.
     next: Vec<Vec<u16>>,
+    /// Per pair of classes (first class major): the number of its pair
+    /// column, the same for pairs whose two steps agree on every state
+    /// (see [`Tables::pair_columns`]).
+    pair: Vec<u16>,
+    /// How many distinct pair columns there are.
+    pair_columns: usize,
 }
+
+/// The bits of a pair column's entry that hold the state after both bytes;
+/// the bits above hold the phase after the first byte. The library's
+/// `fast::STATE_BITS` must agree.
+const STATE_BITS: u32 = 9;
 
 impl Tables {
     fn new(dfa: &dense::DFA<Vec<u32>>) -> Result<Tables, String> {
@@ -166,17 +177,56 @@ impl Tables {
             }
             i += 1;
         }
-        Ok(Tables {
+        let mut tables = Tables {
             class,
             accept,
             phase: phases,
             next,
-        })
+            pair: Vec::new(),
+            pair_columns: 0,
+        };
+        tables.pair_columns()?;
+        Ok(tables)
+    }
+
+    /// Numbers the pair columns: for a pair of classes (a, b), the column
+    /// of the two steps, whose entry for state s is the state t after a
+    /// then b, with the phase of the state m after a alone above
+    /// [`STATE_BITS`]: `t | phase(m) << STATE_BITS`. Pairs with the same
+    /// column share its number. The library composes the columns from the
+    /// single steps when it loads the tables (writing them out would take
+    /// 2 MB for the sixteen DFAs, the numbers take 160 KB) and walks two
+    /// bytes a step.
+    fn pair_columns(&mut self) -> Result<(), String> {
+        let n = self.accept.len();
+        if n > 1 << STATE_BITS {
+            return Err(format!(
+                "{n} states, more than the {} a pair column can name",
+                1 << STATE_BITS
+            ));
+        }
+        let mut number: HashMap<Vec<u16>, u16> = HashMap::new();
+        for a in &self.next {
+            for b in &self.next {
+                let column: Vec<u16> = a
+                    .iter()
+                    .map(|&m| {
+                        let m = usize::from(m);
+                        b[m] | u16::from(self.phase[m]) << STATE_BITS
+                    })
+                    .collect();
+                let fresh = u16::try_from(number.len()).map_err(|_| "too many pair columns")?;
+                self.pair.push(*number.entry(column).or_insert(fresh));
+            }
+        }
+        self.pair_columns = number.len();
+        Ok(())
     }
 
     /// Little-endian `u16`s: the number of states n and of classes c, the
     /// class of each byte, per state whether it accepts (1) or not (0), per
-    /// state its phase, and the c columns of next states, n each.
+    /// state its phase, the c columns of next states, n each, then the
+    /// number of pair columns and the c × c numbers of the pairs' columns.
     fn to_bytes(&self) -> Vec<u8> {
         let n = self.accept.len();
         let count = |k: usize| u16::try_from(k).expect("at most 65,535 states and classes");
@@ -187,6 +237,8 @@ impl Tables {
         for column in &self.next {
             out.extend(column);
         }
+        out.push(count(self.pair_columns));
+        out.extend(&self.pair);
         out.iter().flat_map(|v| v.to_le_bytes()).collect()
     }
 }

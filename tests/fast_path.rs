@@ -246,13 +246,16 @@ fn mixed_corpus() {
 }
 
 /// Long references whose delimiters fall on either side of each multiple
-/// of 255 bytes, where the walk carries its per-component counts into wider
-/// ones (`src/fast/mod.rs`), and non-ASCII characters split across it.
+/// of 254 bytes (127 steps of two bytes), where the walk carries its
+/// per-component counts into wider ones (`src/fast/mod.rs`), non-ASCII
+/// characters split across it, and lengths of both parities (an odd one
+/// ends with a single step).
 #[test]
 fn long_references_across_the_count_chunks() {
     let mut inputs = Vec::new();
     for pad in [
-        0, 1, 2, 100, 240, 245, 250, 252, 253, 254, 255, 256, 300, 509, 510, 511, 765,
+        0, 1, 2, 3, 100, 240, 245, 250, 252, 253, 254, 255, 256, 300, 506, 507, 508, 509, 510, 511,
+        761, 762, 763, 765,
     ] {
         let a = "a".repeat(pad);
         let e = "é".repeat(pad / 2);

@@ -25,31 +25,62 @@ use std::sync::LazyLock;
 use crate::syntax::lower::Meta;
 use crate::{GrammarRule, Profile};
 
+/// The bits of a pair column's entry that hold a state (as in `build.rs`):
+/// a table can have at most 512 states.
+const STATE_BITS: u32 = 9;
+/// The states a pair column's entry can name.
+const STATES: usize = 1 << STATE_BITS;
+// A pair column's entry is a `u16`: the phase above the state must fit.
+const _: () = assert!(phase::COUNT <= 1 << (16 - STATE_BITS));
+
 /// A DFA crossed with the delimiter automaton, decoded from the tables
 /// `build.rs` wrote.
 ///
 /// State 0 is dead (it leads only to itself and does not accept), state 1
-/// the start. The transitions are indexed by byte first, so that the
-/// column a byte selects is known before the previous step's state is: a
-/// step is then one load (`next[byte][state]`), the only link in the chain
-/// of dependent instructions from one byte to the next. (With the state
-/// first, as `regex-automata` lays a DFA out, an addition joins the load
-/// in that chain, and the walk took about a fifth longer.)
+/// the start. The walk reads two bytes a step. A pair of bytes selects a
+/// column of `columns`, whose entry for the state before them gives the
+/// state after them (and the phase in between). The column is known
+/// before the previous step's state is, so the chain of dependent
+/// instructions from one step to the next is that one load and a mask:
+/// half as long per byte as with single steps, which was the walk's bound
+/// (docs/performance.md). The tables are indexed with safe code and sized
+/// so that the loop checks no bound but the column's number (a predicted
+/// branch outside the chain): columns of [`STATES`] entries indexed by a
+/// masked state, per-pair and per-entry tables as long as a `u16`'s range.
 struct Validator {
-    /// Per byte, the next state of each state.
+    /// Per byte, the next state of each state: the last byte of an input
+    /// of odd length, and the tests.
     next: [&'static [u16]; 256],
     /// Per state, whether the input may end there.
     accept: &'static [bool],
-    /// Per state, a count of one for its phase (`phase.rs`): `1 << (8 *
-    /// phase)`, a byte of count per phase.
-    one: &'static [u128],
+    /// Per state, its phase (`phase.rs`), which the tests check.
+    #[cfg(test)]
+    phase: &'static [u8],
+    /// Per state, a count of one for its phase's group (`split::group`):
+    /// `1 << (8 * group)`, a byte of count per group, or none.
+    one: &'static [u64],
+    /// Per pair of bytes (the second byte major), the number of its column.
+    pair: &'static [u16; 1 << 16],
+    /// Per pair column, per state before the pair: the entry
+    /// `state after | phase after the first byte << STATE_BITS`.
+    columns: &'static [[u16; STATES]],
+    /// Per entry of a pair column, the counts of both bytes' groups. As
+    /// long as a `u16`'s range so that the walk indexes it with the entry
+    /// as it is: masking the phase off cost a few nanoseconds a reference;
+    /// only the first `13 << STATE_BITS` entries are written (the rest are
+    /// zero pages the system does not map until read, and no entry points
+    /// there).
+    two: &'static [u64; 1 << 16],
 }
 
 impl Validator {
-    /// Decodes the tables of `build.rs` (see its `Tables::to_bytes`). The
-    /// tables live as long as the program (they are leaked once per
-    /// validator). `None` if they are malformed, which would be a build
-    /// error; the callers then take the pest path.
+    /// Decodes the tables of `build.rs` (see its `Tables::to_bytes`) and
+    /// composes the pair columns from the single steps (about 0.1 ms). The
+    /// tables live as long as the program: they are leaked once per
+    /// validator, about 1.1 MB of address space of which about 0.6 MB is
+    /// written for `IRI-reference` (mostly the 128 KB index of byte pairs
+    /// and 422 pair columns of 1 KB). `None` if they are malformed, which
+    /// would be a build error; the callers then take the pest path.
     fn load(bytes: &[u8]) -> Option<Validator> {
         let mut words = bytes
             .chunks_exact(2)
@@ -64,22 +95,66 @@ impl Validator {
         let accept: Vec<bool> = take(n)?.into_iter().map(|a| a == 1).collect();
         let phases = take(n)?;
         let next = take(n * classes)?;
+        let pair_columns = usize::from(take(1)?[0]);
+        let pair = take(classes * classes)?;
         // Every state in range, and the dead state dead: the walk's
         // indexing cannot fail.
-        if n < 2
+        if !(2..=STATES).contains(&n)
             || accept[0]
             || class.iter().any(|&k| usize::from(k) >= classes)
             || next.iter().any(|&s| usize::from(s) >= n)
             || next.chunks(n).any(|column| column[0] != 0)
             || phases.iter().any(|&p| usize::from(p) >= phase::COUNT)
+            || pair.iter().any(|&k| usize::from(k) >= pair_columns)
         {
             return None;
+        }
+        let phases: Vec<u8> = phases.iter().map(|&p| p as u8).collect();
+        // The pair columns, each composed once, from the first pair of
+        // classes that names it.
+        let mut columns = vec![[0u16; STATES]; pair_columns];
+        let mut done = vec![false; pair_columns];
+        for (i, &k) in pair.iter().enumerate() {
+            let k = usize::from(k);
+            if done[k] {
+                continue;
+            }
+            done[k] = true;
+            let (a, b) = (
+                &next[(i / classes) * n..][..n],
+                &next[(i % classes) * n..][..n],
+            );
+            for (entry, &m) in columns[k].iter_mut().zip(a) {
+                let m = usize::from(m);
+                *entry = b[m] | u16::from(phases[m]) << STATE_BITS;
+            }
+        }
+        let one: Vec<u64> = phases.iter().map(|&p| split::count_of(p)).collect();
+        let mut two: Box<[u64; 1 << 16]> =
+            vec![0u64; 1 << 16].into_boxed_slice().try_into().ok()?;
+        for (e, count) in two.iter_mut().enumerate() {
+            let (s, middle) = (e % STATES, e / STATES);
+            if s < n && middle < phase::COUNT {
+                *count = split::count_of(middle as u8) + one[s];
+            }
+        }
+        let mut by_bytes: Box<[u16; 1 << 16]> =
+            vec![0u16; 1 << 16].into_boxed_slice().try_into().ok()?;
+        for (i, k) in by_bytes.iter_mut().enumerate() {
+            // Little-endian: the first byte is the low one.
+            let (a, b) = (usize::from(class[i & 0xff]), usize::from(class[i >> 8]));
+            *k = pair[a * classes + b];
         }
         let next: &'static [u16] = Vec::leak(next);
         let mut v = Validator {
             next: [&[]; 256],
             accept: Vec::leak(accept),
-            one: Vec::leak(phases.iter().map(|&p| 1 << (8 * p)).collect()),
+            #[cfg(test)]
+            phase: Vec::leak(phases),
+            one: Vec::leak(one),
+            pair: Box::leak(by_bytes),
+            columns: Vec::leak(columns),
+            two: Box::leak(two),
         };
         for (b, &k) in class.iter().enumerate() {
             let k = usize::from(k);
@@ -88,45 +163,62 @@ impl Validator {
         Some(v)
     }
 
+    /// The column of the pair of bytes `p`.
+    #[inline(always)]
+    fn column(&self, p: [u8; 2]) -> &[u16; STATES] {
+        &self.columns[usize::from(self.pair[usize::from(u16::from_le_bytes(p))])]
+    }
+
     /// Whether the whole of `input` is in the language.
     ///
-    /// The walk is one table lookup per byte with no branch on the input:
-    /// the dead state leads only to itself, so it is tested once, at the
-    /// end. Skipping runs of bytes that keep the state (a test per byte
-    /// against the state's set of such bytes) was tried and measured
-    /// slower: every end of a run is a mispredicted branch, and references
-    /// change state every few bytes.
+    /// The walk is one table lookup per pair of bytes with no branch on
+    /// the input: the dead state leads only to itself, so it is tested
+    /// once, at the end. Skipping runs of bytes that keep the state (a
+    /// test per byte against the state's set of such bytes) was tried and
+    /// measured slower: every end of a run is a mispredicted branch, and
+    /// references change state every few bytes.
     #[inline]
     fn accepts(&self, input: &[u8]) -> bool {
-        let mut s = 1;
-        for &c in input {
+        let (pairs, last) = input.as_chunks::<2>();
+        let mut e = 1;
+        for &p in pairs {
+            e = usize::from(self.column(p)[e % STATES]);
+        }
+        let mut s = e % STATES;
+        if let [c] = *last {
             s = usize::from(self.next[usize::from(c)][s]);
         }
         self.accept[s]
     }
 
-    /// As [`Validator::accepts`], counting the bytes spent in each phase
-    /// of the delimiter automaton (`phase.rs`) that the states carry:
-    /// `Some` with the counts when `input` is in the language.
+    /// As [`Validator::accepts`], counting the bytes spent in each group
+    /// of phases that the split reads (`split::group`): `Some` with the
+    /// counts when `input` is in the language.
     ///
-    /// The counts are bytes of one 128-bit word, added to once a byte (a
-    /// load and an addition, no branch and no store), and carried into
-    /// `usize`s every 255 bytes, before a byte can overflow. Noting each
-    /// delimiter's position instead, a store at an address that depends on
-    /// the state, was measured slower (docs/performance.md).
+    /// The counts are bytes of one 64-bit word, added to once a step (a
+    /// load at the entry just read, and an addition; no branch and no
+    /// store), and carried into `usize`s every 127 steps, before a byte
+    /// can overflow. The groups fit in 64 bits where the thirteen phases
+    /// did not: a 128-bit count cost about 10 ns more per URL. Noting each
+    /// delimiter's position instead, a store at an address that depends
+    /// on the state, was measured slower still (docs/performance.md).
     #[inline]
     fn walk(&self, input: &[u8]) -> Option<split::Counts> {
-        let mut s = 1;
-        let mut counts = [0; phase::COUNT];
-        for chunk in input.chunks(255) {
-            let mut bytes = 0u128;
-            for &c in chunk {
-                s = usize::from(self.next[usize::from(c)][s]);
-                bytes += self.one[s];
+        let (pairs, last) = input.as_chunks::<2>();
+        let mut e = 1;
+        let mut counts = [0; split::GROUPS];
+        for chunk in pairs.chunks(127) {
+            let mut bytes = 0u64;
+            for &p in chunk {
+                e = usize::from(self.column(p)[e % STATES]);
+                bytes += self.two[e];
             }
-            for (k, count) in counts.iter_mut().enumerate() {
-                *count += usize::from((bytes >> (8 * k)) as u8);
-            }
+            split::carry(bytes, &mut counts);
+        }
+        let mut s = e % STATES;
+        if let [c] = *last {
+            s = usize::from(self.next[usize::from(c)][s]);
+            split::carry(self.one[s], &mut counts);
         }
         self.accept[s].then_some(counts)
     }
@@ -253,9 +345,9 @@ mod tests {
         Profile::Rfc3986,
     ];
 
-    /// The phase a state carries, from its count of one.
+    /// The phase a state carries.
     fn phase_of(v: &Validator, s: usize) -> u8 {
-        (v.one[s].trailing_zeros() / 8) as u8
+        v.phase[s]
     }
 
     #[test]
@@ -283,6 +375,44 @@ mod tests {
                                 phase_of(v, to),
                                 phase::next(phase_of(v, s), b),
                                 "{profile:?} {rule:?}: state {s}, byte {b:#04x}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every pair column agrees with two single steps, for every pair of
+    /// byte classes and every state: pairs that `build.rs` gave one column
+    /// do lead every state to the same place.
+    #[test]
+    fn pair_columns_are_two_steps() {
+        for profile in PROFILES {
+            for rule in RULES {
+                let v = validator(rule, profile).expect("the tables load");
+                // One byte of each class: columns of `next` are shared by
+                // the bytes of a class.
+                let mut examples: Vec<u8> = Vec::new();
+                for b in 0..=255u8 {
+                    let column = v.next[usize::from(b)].as_ptr();
+                    if !examples
+                        .iter()
+                        .any(|&x| v.next[usize::from(x)].as_ptr() == column)
+                    {
+                        examples.push(b);
+                    }
+                }
+                for &a in &examples {
+                    for &b in &examples {
+                        let column = v.column([a, b]);
+                        for (s, &m) in v.next[usize::from(a)].iter().enumerate() {
+                            let m = usize::from(m);
+                            let t = v.next[usize::from(b)][m];
+                            let want = t | u16::from(v.phase[m]) << STATE_BITS;
+                            assert_eq!(
+                                column[s], want,
+                                "{profile:?} {rule:?}: state {s}, bytes {a:#04x} {b:#04x}"
                             );
                         }
                     }

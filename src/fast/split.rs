@@ -13,9 +13,9 @@
 //! only for input the DFA accepted.
 //!
 //! The walk of the DFA (`super::Validator::walk`) counts the bytes it
-//! spent in each phase of the expression's automaton (`super::phase`);
-//! since the phases come in the order of the components, the counts say
-//! where each component starts and ends.
+//! spent in the phases of the expression's automaton (`super::phase`),
+//! by [`group`]; since the phases come in the order of the components, the
+//! counts say where each component starts and ends.
 //!
 //! The spans follow the pest lowering exactly (`crate::syntax::lower`): a
 //! component whose delimiter is present is `Some`, possibly empty; the path
@@ -26,44 +26,95 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 use super::phase;
 use crate::syntax::lower::{HostMeta, Meta, Slot};
 
-/// How many bytes the walk spent in each phase, by phase.
-pub(crate) type Counts = [usize; phase::COUNT];
+/// The groups of phases whose bytes the walk counts: as few as the split
+/// needs, so that the counts fit in one byte each of a 64-bit word.
+pub(crate) const GROUPS: usize = 8;
+/// `START`, `FIRST`: a scheme, or the start of a path.
+const LEAD: usize = 0;
+/// `SCHEME`, `SLASH`: the scheme's ":" if there is one (the group starts
+/// with it), then the first "/" of "//".
+const COLON_SLASH: usize = 1;
+/// `AUTHORITY`.
+const AUTHORITY: usize = 2;
+/// `COLON`: from a ":" in the authority before any "@".
+const COLON: usize = 3;
+/// `HOST`, `LITERAL`, `CLOSED`: from the "@" that ends a userinfo (the
+/// group starts with it) or else from the "[" of an IP literal.
+const HOST: usize = 4;
+/// `PORT`.
+const PORT: usize = 5;
+/// `PATH`.
+const PATH: usize = 6;
+/// `QUERY`.
+const QUERY: usize = 7;
+// `FRAGMENT` is not counted: it is the rest of the input.
+
+/// The group whose bytes the walk counts for a state in `phase`, if any.
+fn group(phase: u8) -> Option<usize> {
+    match phase {
+        phase::START | phase::FIRST => Some(LEAD),
+        phase::SCHEME | phase::SLASH => Some(COLON_SLASH),
+        phase::AUTHORITY => Some(AUTHORITY),
+        phase::COLON => Some(COLON),
+        phase::HOST | phase::LITERAL | phase::CLOSED => Some(HOST),
+        phase::PORT => Some(PORT),
+        phase::PATH => Some(PATH),
+        phase::QUERY => Some(QUERY),
+        _ => None,
+    }
+}
+
+/// A count of one byte in `phase`, in the walk's 64-bit word of counts:
+/// one in the byte of its group, or zero.
+pub(crate) fn count_of(phase: u8) -> u64 {
+    group(phase).map_or(0, |g| 1 << (8 * g))
+}
+
+/// How many bytes the walk spent in each group, by group.
+pub(crate) type Counts = [usize; GROUPS];
+
+/// Adds the walk's word of counts, a byte a group, to `counts`.
+#[inline(always)]
+pub(crate) fn carry(bytes: u64, counts: &mut Counts) {
+    for (g, count) in counts.iter_mut().enumerate() {
+        *count += usize::from((bytes >> (8 * g)) as u8);
+    }
+}
 
 /// Splits a valid `IRI-reference` (or `URI-reference`) into its components,
-/// from the bytes the walk spent in each phase.
+/// from the bytes the walk spent in each group of phases.
 #[inline]
 pub(crate) fn split(input: &str, counts: &Counts, meta: &mut Meta) {
-    use phase::*;
-    let n = input.len();
-    // Where each phase was entered (or would have been, for one not
-    // visited): the bytes spent in the phases before it.
-    let mut entry = [0; COUNT + 1];
-    for k in 0..COUNT {
-        entry[k + 1] = entry[k] + counts[k];
+    let (b, n) = (input.as_bytes(), input.len());
+    // Where each group starts (or would have, for one not visited): the
+    // bytes spent in the groups before it. The last is where the fragment
+    // starts, or the end.
+    let mut at = [0; GROUPS + 1];
+    for g in 0..GROUPS {
+        at[g + 1] = at[g] + counts[g];
     }
-    let at = |s: u8| entry[usize::from(s)];
-    let visited = |s: u8| counts[usize::from(s)] > 0;
+    let visited = |g: usize| counts[g] > 0;
 
     let mut path_start = 0;
-    if visited(SCHEME) {
-        meta.scheme = Slot::new((0, at(SCHEME)));
-        path_start = at(SCHEME) + 1;
+    if visited(COLON_SLASH) && b[at[COLON_SLASH]] == b':' {
+        meta.scheme = Slot::new((0, at[COLON_SLASH]));
+        path_start = at[COLON_SLASH] + 1;
     }
     if visited(AUTHORITY) {
         // From after the second "/" to the delimiter that ends it.
-        let (start, end) = (at(AUTHORITY) + 1, at(PATH));
+        let (start, end) = (at[AUTHORITY] + 1, at[PATH]);
         meta.authority = Slot::new((start, end));
         let mut host_start = start;
-        if visited(HOST) {
-            meta.userinfo = Slot::new((start, at(HOST)));
-            host_start = at(HOST) + 1;
+        if visited(HOST) && b[at[HOST]] == b'@' {
+            meta.userinfo = Slot::new((start, at[HOST]));
+            host_start = at[HOST] + 1;
         }
         // The port's ":" is the first one when there is neither userinfo
         // nor IP literal (a registered name and an IPv4 address have none).
         let colon = if visited(PORT) {
-            Some(at(PORT))
-        } else if visited(COLON) && !visited(HOST) && !visited(LITERAL) {
-            Some(at(COLON))
+            Some(at[PORT])
+        } else if visited(COLON) && !visited(HOST) {
+            Some(at[COLON])
         } else {
             None
         };
@@ -75,13 +126,14 @@ pub(crate) fn split(input: &str, counts: &Counts, meta: &mut Meta) {
         meta.set_host((host_start, host_end), host_kind(host, host_start));
         path_start = end;
     }
-    let path_end = at(QUERY);
+    let path_end = at[QUERY];
     meta.path = Slot::new((path_start, path_end));
+    let fragment = at[GROUPS];
     if visited(QUERY) {
-        meta.query = Slot::new((path_end + 1, at(FRAGMENT)));
+        meta.query = Slot::new((path_end + 1, fragment));
     }
-    if visited(FRAGMENT) {
-        meta.fragment = Slot::new((at(FRAGMENT) + 1, n));
+    if fragment < n {
+        meta.fragment = Slot::new((fragment + 1, n));
     }
 }
 

@@ -18,8 +18,10 @@
 //! B), so that each state also tells which component the input is in, and
 //! the product is written as plain tables ([`Tables`]) laid out for the walk
 //! at run time, which reads them with safe indexing: per class of bytes, the
-//! next state of each state, so that a step is one load whose column the
-//! byte selects before the previous step's state is known.
+//! next state of each state, and per pair of classes the number of its pair
+//! column (two steps at once), so that a step of the walk is one load for
+//! two bytes, whose column the bytes select before the previous step's
+//! state is known.
 
 #[path = "src/abnf/mod.rs"]
 #[allow(dead_code)]

@@ -11,8 +11,8 @@
 //! also knows which component the input is in, and writes the product into
 //! `OUT_DIR` as plain tables, embedded here and decoded on first use.
 //!
-//! One walk, a load per byte, decides validity and counts the bytes of each
-//! component; `split` reads the components off the counts. An input the
+//! One walk, a load per pair of bytes, decides validity and counts the
+//! bytes of each component; `split` reads the components off the counts. An input the
 //! DFA rejects gets a [`ParseError`](crate::ParseError) whose details the
 //! pest parser, the reference, works out when they are first asked for.
 //! The tests in `tests/fast_path.rs` check that the two paths agree.
@@ -198,8 +198,9 @@ impl Validator {
     /// The counts are bytes of one 64-bit word, added to once a step (a
     /// load at the entry just read, and an addition; no branch and no
     /// store), and carried into `usize`s every 127 steps, before a byte
-    /// can overflow. The groups fit in 64 bits where the thirteen phases
-    /// did not: a 128-bit count cost about 10 ns more per URL. Noting each
+    /// can overflow (each step adds at most two). The eight groups fit in
+    /// 64 bits where the thirteen phases did not: a 128-bit count cost
+    /// about 10 ns more per URL. Noting each
     /// delimiter's position instead, a store at an address that depends
     /// on the state, was measured slower still (docs/performance.md).
     #[inline]

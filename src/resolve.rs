@@ -258,13 +258,17 @@ fn relativize<B: AsRef<str>, U: AsRef<str>>(
         }
     }
     candidates.sort_by_key(String::len);
-    for c in candidates {
-        let Ok(r) = IriRef::parse(&c) else { continue };
+    // A candidate longer than the target is no use (under a rootless base
+    // path, the "../" a relative path needs can outweigh the scheme); one
+    // as long is kept, being relative.
+    let longest = target.as_str().len();
+    for c in candidates.iter().take_while(|c| c.len() <= longest) {
+        let Ok(r) = IriRef::parse(c) else { continue };
         if base.resolve(&r) == *target {
             return Ok(r.into_owned());
         }
     }
-    // Nothing shorter works: the target itself, which resolves to itself
+    // Nothing as short works: the target itself, which resolves to itself
     // because its path has no dot segments.
     Ok(IriRef::from_parts(
         target.as_str().to_owned(),

@@ -163,6 +163,29 @@ fn empty_reference_path_keeps_the_base_path_verbatim() {
     );
 }
 
+/// A relative reference is returned only when it is no longer than the
+/// target: under a base with a rootless path, a relative path may need more
+/// "../" than the scheme it saves. (Found by `relativize_resolves_back`.)
+#[test]
+fn relativize_falls_back_to_the_target_when_it_is_shorter() {
+    let base = Iri::parse("s:a/b//").unwrap();
+    for (target, want) in [
+        ("s:a/a", "s:a/a"),
+        ("s:a/b//c", "c"),
+        ("s:a/b/c", "../c"),
+        ("s:x", "s:x"),
+    ] {
+        let target = Iri::parse(target).unwrap();
+        let r = base.relativize(&target).unwrap();
+        assert_eq!(r, want, "target {target}");
+        assert_eq!(base.resolve(&r), target);
+    }
+    // A tie (seven bytes each) keeps the relative reference.
+    let base = Iri::parse("s:a/b/c/d/e").unwrap();
+    let target = Iri::parse("s:a/b/x").unwrap();
+    assert_eq!(base.relativize(&target).unwrap(), "../../x");
+}
+
 #[test]
 fn base_errors() {
     let e = iribis::resolve("/no/scheme", "g").unwrap_err();

@@ -197,7 +197,7 @@ impl Tables {
     /// [`STATE_BITS`]: `t | phase(m) << STATE_BITS`. Pairs with the same
     /// column share its number. The library composes the columns from the
     /// single steps when it loads the tables (writing them out would take
-    /// 2 MB for the sixteen DFAs, the numbers take 160 KB) and walks two
+    /// 2 MB for the sixteen DFAs, the numbers take 135 KB) and walks two
     /// bytes a step.
     fn pair_columns(&mut self) -> Result<(), String> {
         let n = self.accept.len();

@@ -12,9 +12,10 @@
 //! `OUT_DIR` as plain tables, embedded here and decoded on first use.
 //!
 //! One walk, a load per pair of bytes, decides validity and counts the
-//! bytes of each component; `split` reads the components off the counts. An input the
-//! DFA rejects gets a [`ParseError`](crate::ParseError) whose details the
-//! pest parser, the reference, works out when they are first asked for.
+//! bytes of each component; `split` reads the components off the counts.
+//! An input the DFA rejects gets a [`ParseError`](crate::ParseError) whose
+//! details the pest parser, the reference, works out when they are first
+//! asked for.
 //! The tests in `tests/fast_path.rs` check that the two paths agree.
 
 mod phase;
@@ -65,11 +66,12 @@ struct Validator {
     /// `state after | phase after the first byte << STATE_BITS`.
     columns: &'static [[u16; STATES]],
     /// Per entry of a pair column, the counts of both bytes' groups. As
-    /// long as a `u16`'s range so that the walk indexes it with the entry
-    /// as it is: masking the phase off cost a few nanoseconds a reference;
-    /// only the first `13 << STATE_BITS` entries are written (the rest are
-    /// zero pages the system does not map until read, and no entry points
-    /// there).
+    /// long as a `u16`'s range, so that the walk indexes it with the entry
+    /// as it is, without masking the phase off (that, and the little-endian
+    /// index of `pair`, took a URL's parse from 1.15 to 1.01 × oxiri's in
+    /// the harness of docs/performance.md). Only the first `phase::COUNT
+    /// << STATE_BITS` entries are written; the rest are zero pages the
+    /// system maps only when touched, and no entry points there.
     two: &'static [u64; 1 << 16],
 }
 
@@ -200,9 +202,9 @@ impl Validator {
     /// store), and carried into `usize`s every 127 steps, before a byte
     /// can overflow (each step adds at most two). The eight groups fit in
     /// 64 bits where the thirteen phases did not: a 128-bit count cost
-    /// about 10 ns more per URL. Noting each
-    /// delimiter's position instead, a store at an address that depends
-    /// on the state, was measured slower still (docs/performance.md).
+    /// about 10 ns more per URL. Noting each delimiter's position instead,
+    /// a store at an address that depends on the state, was measured
+    /// slower still (docs/performance.md).
     #[inline]
     fn walk(&self, input: &[u8]) -> Option<split::Counts> {
         let (pairs, last) = input.as_chunks::<2>();

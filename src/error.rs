@@ -62,7 +62,7 @@ impl Component {
     }
 
     /// The component a start rule below the reference level is about.
-    fn of_rule(sym: Sym) -> Component {
+    pub(crate) fn of_rule(sym: Sym) -> Component {
         use Sym::*;
         match sym {
             scheme => Component::Scheme,
@@ -179,53 +179,22 @@ pub struct ParseError {
     details: OnceLock<Box<Details>>,
 }
 
-/// Where and why a parse failed, as the pest parser reports it.
+/// Where and why a parse failed ([`crate::diagnose`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Details {
-    byte: usize,
-    char: usize,
-    component: Component,
-    kind: ErrorKind,
-    expected: Vec<GrammarRule>,
-    literals: Vec<String>,
-    end_allowed: bool,
+pub(crate) struct Details {
+    pub(crate) byte: usize,
+    pub(crate) char: usize,
+    pub(crate) component: Component,
+    pub(crate) kind: ErrorKind,
+    pub(crate) expected: Vec<GrammarRule>,
+    pub(crate) literals: Vec<String>,
+    pub(crate) end_allowed: bool,
 }
 
 impl ParseError {
-    pub(crate) fn new(
-        input: &str,
-        byte: usize,
-        profile: Profile,
-        rule: GrammarRule,
-        expected: Vec<Sym>,
-        literals: Vec<String>,
-        end_allowed: bool,
-    ) -> ParseError {
-        let byte = byte.min(input.len());
-        let prefix = &input[..byte];
-        let at = input[byte..].chars().next();
-        let place = locate(prefix, rule.0);
-        let kind = classify(prefix, at, &place, profile, rule.0);
-        let details = Details {
-            char: prefix.chars().count(),
-            byte,
-            component: place.component,
-            kind,
-            expected: expected.into_iter().map(GrammarRule).collect(),
-            literals,
-            end_allowed,
-        };
-        ParseError {
-            input: input.to_owned(),
-            rule,
-            profile,
-            details: OnceLock::from(Box::new(details)),
-        }
-    }
-
-    /// An error whose details the pest parser works out when first asked:
-    /// for the fast path's rejections. `rule` is the start rule by the
-    /// profile's own name (`URI-reference` under `rfc3986`).
+    /// An error whose details are worked out when first asked for
+    /// ([`crate::diagnose`]). `rule` is the start rule by the profile's own
+    /// name (`URI-reference` under `rfc3986`).
     pub(crate) fn deferred(input: &str, profile: Profile, rule: GrammarRule) -> ParseError {
         ParseError {
             input: input.to_owned(),
@@ -254,36 +223,12 @@ impl ParseError {
 
     fn details(&self) -> &Details {
         self.details.get_or_init(|| {
-            match crate::syntax::parse(
-                self.profile,
-                self.rule,
+            Box::new(crate::diagnose::details(
                 &self.input,
-                crate::syntax::Validate,
-            ) {
-                Err(mut e) => e
-                    .details
-                    .take()
-                    .unwrap_or_else(|| Box::new(e.end_details())),
-                // The fast path and pest disagree, which the cross-check
-                // tests and the fuzz target rule out; the least wrong report
-                // is that the input cannot end where it does.
-                Ok(()) => Box::new(self.end_details()),
-            }
+                self.rule,
+                self.profile,
+            ))
         })
-    }
-
-    /// Details that say only that the input cannot end where it does.
-    fn end_details(&self) -> Details {
-        let n = self.input.len();
-        Details {
-            byte: n,
-            char: self.input.chars().count(),
-            component: locate(&self.input, self.rule.0).component,
-            kind: ErrorKind::UnexpectedEnd,
-            expected: Vec::new(),
-            literals: Vec::new(),
-            end_allowed: false,
-        }
     }
 
     /// The input that failed to parse.
@@ -398,10 +343,16 @@ impl ParseError {
                 format!("a port is digits only, and this one has {}", describe(ch))
             }
             ErrorKind::InvalidIpLiteral { ch: '%' } => "'%' is not allowed in an IP literal: IPv6 zone identifiers (RFC 6874) are not part of RFC 3986, RFC 3987 or 3987bis".into(),
-            ErrorKind::InvalidIpLiteral { ch } => format!(
-                "{} is not allowed here in an IP literal: expected an IPv6 address or \"v\" HEXDIG \".\" address, then ']'",
-                describe(ch)
-            ),
+            ErrorKind::InvalidIpLiteral { ch } => match self.expected_words() {
+                wanted if wanted.is_empty() => format!(
+                    "{} is not allowed here in an IP literal: expected an IPv6 address or \"v\" HEXDIG \".\" address, then ']'",
+                    describe(ch)
+                ),
+                wanted => format!(
+                    "{} cannot stand here in an IP literal: expected {wanted}",
+                    describe(ch)
+                ),
+            },
             ErrorKind::PrivateUseOutsideQuery { ch } => format!(
                 "private-use characters are allowed only in the query: percent-encode {} as {}",
                 describe(ch),
@@ -445,7 +396,7 @@ impl ParseError {
     }
 
     fn in_ip_literal(&self) -> bool {
-        locate(&self.input[..self.details().byte], self.rule.0).in_ip_literal
+        crate::diagnose::locate(&self.input[..self.details().byte], self.rule.0).in_ip_literal
     }
 
     /// The expected rules in words, with "the end" when the input could end.
@@ -608,183 +559,4 @@ fn percent(c: char) -> String {
         .bytes()
         .map(|b| format!("%{b:02X}"))
         .collect()
-}
-
-/// Where a position is, worked out from the text before it.
-struct Place {
-    component: Component,
-    /// Inside an unclosed "[" of an IP literal host.
-    in_ip_literal: bool,
-    /// In a relative reference's path, still in its first segment.
-    first_relative_segment: bool,
-    /// The text of the port so far, when in the port.
-    port: Option<String>,
-}
-
-/// Locates the end of `prefix` (a prefix of a failed input that the parser
-/// accepted so far) in the components of the start rule, by the delimiters
-/// of RFC 3986 Appendix B. Used for error messages only: successful parses
-/// take their components from the parse tree.
-fn locate(prefix: &str, rule: Sym) -> Place {
-    use Sym::{
-        absolute_IRI, absolute_URI, irelative_ref, relative_ref, IRI_reference, URI_reference, IRI,
-        URI,
-    };
-    let mut place = Place {
-        component: Component::of_rule(rule),
-        in_ip_literal: false,
-        first_relative_segment: false,
-        port: None,
-    };
-    let needs_scheme = matches!(rule, IRI | absolute_IRI | URI | absolute_URI);
-    let may_scheme = needs_scheme || matches!(rule, IRI_reference | URI_reference);
-    let relative_only = matches!(rule, irelative_ref | relative_ref);
-    if !(may_scheme || relative_only) {
-        return place;
-    }
-    let mut rest = prefix;
-    let mut has_scheme = false;
-    if may_scheme {
-        match prefix.find([':', '/', '?', '#']) {
-            Some(i) if prefix.as_bytes()[i] == b':' && is_scheme(&prefix[..i]) => {
-                rest = &prefix[i + 1..];
-                has_scheme = true;
-            }
-            _ if needs_scheme => {
-                place.component = Component::Scheme;
-                return place;
-            }
-            _ => {}
-        }
-    }
-    if let Some(auth) = rest.strip_prefix("//") {
-        match auth.find(['/', '?', '#']) {
-            None => {
-                let host = match auth.find('@') {
-                    Some(at) => &auth[at + 1..],
-                    None => auth,
-                };
-                if let Some(lit) = host.strip_prefix('[') {
-                    match lit.find(']') {
-                        None => {
-                            place.component = Component::Host;
-                            place.in_ip_literal = true;
-                        }
-                        Some(close) if lit[close + 1..].starts_with(':') => {
-                            place.component = Component::Port;
-                            place.port = Some(lit[close + 2..].to_owned());
-                        }
-                        Some(_) => place.component = Component::Host,
-                    }
-                } else if let Some(colon) = host.rfind(':') {
-                    place.component = if auth.contains('@') {
-                        Component::Port
-                    } else {
-                        // Still either userinfo ("user:pw" before "@") or host:port.
-                        Component::Authority
-                    };
-                    place.port = Some(host[colon + 1..].to_owned());
-                } else {
-                    place.component = if auth.contains('@') {
-                        Component::Host
-                    } else {
-                        Component::Authority
-                    };
-                }
-                return place;
-            }
-            Some(i) => rest = &auth[i..],
-        }
-    } else if !has_scheme && !rest.starts_with('/') {
-        place.first_relative_segment = !rest.contains(['/', '?', '#']);
-    }
-    place.component = match rest.find(['?', '#']) {
-        None => Component::Path,
-        Some(i) if rest.as_bytes()[i] == b'#' => Component::Fragment,
-        Some(i) if rest[i..].contains('#') => Component::Fragment,
-        Some(_) => Component::Query,
-    };
-    place
-}
-
-fn is_scheme(s: &str) -> bool {
-    let mut b = s.bytes();
-    b.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
-}
-
-fn classify(
-    prefix: &str,
-    at: Option<char>,
-    place: &Place,
-    profile: Profile,
-    rule: Sym,
-) -> ErrorKind {
-    let tail: Vec<char> = prefix.chars().rev().take(2).collect();
-    // The last one or two characters before the position are "%" or "%" HEXDIG.
-    let in_percent = match tail.as_slice() {
-        ['%', ..] => true,
-        [h, '%'] => h.is_ascii_hexdigit(),
-        _ => false,
-    };
-    if in_percent && place.component != Component::Scheme {
-        return ErrorKind::InvalidPercentEncoding;
-    }
-    let Some(ch) = at else {
-        return if place.component == Component::Scheme
-            && matches!(
-                rule,
-                Sym::IRI | Sym::absolute_IRI | Sym::URI | Sym::absolute_URI
-            ) {
-            ErrorKind::MissingScheme
-        } else {
-            ErrorKind::UnexpectedEnd
-        };
-    };
-    if ch == '%' && place.component != Component::Scheme && !place.in_ip_literal {
-        return ErrorKind::InvalidPercentEncoding;
-    }
-    match place.component {
-        Component::Scheme if matches!(ch, '/' | '?' | '#') || (ch == ':' && !prefix.is_empty()) => {
-            return ErrorKind::MissingScheme;
-        }
-        Component::Scheme => return ErrorKind::InvalidScheme { ch },
-        _ if place.in_ip_literal => return ErrorKind::InvalidIpLiteral { ch },
-        Component::Port | Component::Authority
-            if place
-                .port
-                .as_deref()
-                .is_some_and(|p| !p.bytes().all(|b| b.is_ascii_digit())) =>
-        {
-            let bad = place
-                .port
-                .as_deref()
-                .unwrap_or("")
-                .chars()
-                .find(|c| !c.is_ascii_digit());
-            return ErrorKind::InvalidPort {
-                ch: bad.unwrap_or(ch),
-            };
-        }
-        Component::Port if !ch.is_ascii_digit() && !matches!(ch, '/' | '?' | '#') => {
-            return ErrorKind::InvalidPort { ch };
-        }
-        Component::Path if ch == ':' && place.first_relative_segment => {
-            return ErrorKind::ColonInFirstSegment;
-        }
-        _ => {}
-    }
-    if ch.is_ascii() {
-        return ErrorKind::DisallowedCharacter { ch };
-    }
-    match profile {
-        Profile::Rfc3986 => ErrorKind::NonAsciiInUri { ch },
-        _ if chars::is_iprivate(ch, profile) && place.component != Component::Query => {
-            ErrorKind::PrivateUseOutsideQuery { ch }
-        }
-        _ if !chars::is_extended(ch, profile) && !chars::is_iprivate(ch, profile) => {
-            ErrorKind::NotUcschar { ch }
-        }
-        _ => ErrorKind::DisallowedCharacter { ch },
-    }
 }

@@ -71,6 +71,7 @@ mod chars;
 mod check;
 mod components;
 mod convert;
+mod diagnose;
 mod error;
 mod fast;
 mod host;
@@ -92,7 +93,7 @@ pub use convert::{
 };
 pub use error::{Component, ErrorKind, ParseError};
 #[doc(hidden)]
-pub use fast::dfa_accepts;
+pub use fast::{dfa_accepts, dfa_viable_prefix};
 pub use host::{Host, IpvFuture};
 pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};
 pub use normalize::{
@@ -101,6 +102,8 @@ pub use normalize::{
 pub use profile::{Profile, UnknownProfile};
 pub use resolve::{resolve, DotSegments, ResolveError, ResolveOptions};
 pub use rule::GrammarRule;
+#[doc(hidden)]
+pub use syntax::pest_accepts;
 pub use tree::{Node, SyntaxTree};
 
 /// The README's examples, run as doctests.

@@ -93,6 +93,19 @@ fn every_table_holds() {
                     }
                 ));
             }
+            // Components::parse consults the rule's DFA before pest: each
+            // of the two must hold the table on its own.
+            let pest = iribis::pest_accepts(&case.input, rule, case.profile);
+            let dfa = iribis::dfa_accepts(&case.input, rule, case.profile);
+            if pest != case.valid || dfa != Some(case.valid) {
+                failures.push(format!(
+                    "{}:{}: {:?} under {}: pest says {pest}, the DFA {dfa:?}",
+                    path.file_name().unwrap().to_string_lossy(),
+                    case.line,
+                    case.input,
+                    case.profile,
+                ));
+            }
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -1,15 +1,18 @@
-//! The fast path of the reference parsers: a DFA compiled at build time from
-//! the spec's ABNF decides validity, and the delimiters give the components.
+//! The fast path of the reference parsers: a DFA compiled from the spec's
+//! ABNF decides validity, and the delimiters give the components; and the
+//! exact position of a parse error, from the DFA of any rule (`dead`).
 //!
-//! `build.rs` reads `grammar/abnf/` (through the ABNF reader of `src/abnf/`),
-//! translates each of the four reference rules of each profile into a
-//! regular expression syntax tree (the grammar has no recursive rule, so its
+//! The generator in `gen/` (run by hand, never in a dependent's build; a
+//! test fails when its output is stale) reads `grammar/abnf/` through the
+//! ABNF reader of `src/abnf/`, translates each rule into a regular
+//! expression syntax tree (the grammar has no recursive rule, so its
 //! language is regular; ABNF's unordered alternation and case-insensitive
 //! strings carry over as they are), and has `regex-automata` determinize it
-//! into a minimized dense DFA over UTF-8 bytes. It crosses each DFA with the
-//! delimiter automaton of RFC 3986 Appendix B (`phase`), so that each state
-//! also knows which component the input is in, and writes the product into
-//! `OUT_DIR` as plain tables, embedded here and decoded on first use.
+//! into a minimized dense DFA over UTF-8 bytes. For the four reference rules
+//! of each profile it crosses the DFA with the delimiter automaton of
+//! RFC 3986 Appendix B (`phase`), so that each state also knows which
+//! component the input is in. The tables are checked in under `tables/`,
+//! embedded here and decoded on first use.
 //!
 //! One walk, a load per pair of bytes, decides validity and counts the
 //! bytes of each component; `split` reads the components off the counts.
@@ -18,6 +21,7 @@
 //! asked for.
 //! The tests in `tests/fast_path.rs` check that the two paths agree.
 
+pub(crate) mod dead;
 mod phase;
 mod split;
 
@@ -26,7 +30,7 @@ use std::sync::LazyLock;
 use crate::syntax::lower::Meta;
 use crate::{GrammarRule, Profile};
 
-/// The bits of a pair column's entry that hold a state (as in `build.rs`):
+/// The bits of a pair column's entry that hold a state (as in `gen/`):
 /// a table can have at most 512 states.
 const STATE_BITS: u32 = 9;
 /// The states a pair column's entry can name.
@@ -35,7 +39,7 @@ const STATES: usize = 1 << STATE_BITS;
 const _: () = assert!(phase::COUNT <= 1 << (16 - STATE_BITS));
 
 /// A DFA crossed with the delimiter automaton, decoded from the tables
-/// `build.rs` wrote.
+/// `gen/` wrote.
 ///
 /// State 0 is dead (it leads only to itself and does not accept), state 1
 /// the start. The walk reads two bytes a step. A pair of bytes selects a
@@ -48,7 +52,7 @@ const _: () = assert!(phase::COUNT <= 1 << (16 - STATE_BITS));
 /// so that the loop checks no bound but the column's number (a predicted
 /// branch outside the chain): columns of [`STATES`] entries indexed by a
 /// masked state, per-pair and per-entry tables as long as a `u16`'s range.
-struct Validator {
+pub(crate) struct Validator {
     /// Per byte, the next state of each state: the last byte of an input
     /// of odd length, and the tests.
     next: [&'static [u16]; 256],
@@ -76,7 +80,7 @@ struct Validator {
 }
 
 impl Validator {
-    /// Decodes the tables of `build.rs` (see its `Tables::to_bytes`) and
+    /// Decodes the tables of `gen/` (see its `Tables::to_bytes`) and
     /// composes the pair columns from the single steps (about 0.1 ms). The
     /// tables live as long as the program: they are leaked once per
     /// validator, about 1.1 MB of address space of which about 0.6 MB is
@@ -227,11 +231,19 @@ impl Validator {
     }
 }
 
+/// A generated table file without its first line, the DO-NOT-EDIT header.
+fn body(file: &'static [u8]) -> &'static [u8] {
+    match file.iter().position(|&b| b == b'\n') {
+        Some(i) => &file[i + 1..],
+        None => &[],
+    }
+}
+
 /// The validators, built on first use: one per profile and reference rule.
 macro_rules! validators {
     ($($name:ident = $file:literal;)*) => {
         $(static $name: LazyLock<Option<Validator>> = LazyLock::new(|| {
-            Validator::load(include_bytes!(concat!(env!("OUT_DIR"), "/", $file)))
+            Validator::load(body(include_bytes!(concat!("tables/", $file))))
         });)*
     };
 }
@@ -313,10 +325,12 @@ pub(crate) fn parse(
     Some(true)
 }
 
-/// Whether the DFA of `rule` (one of the four reference rules, by its
-/// 3987bis name) under `profile` accepts `input`; `None` if there is no
-/// such DFA or it did not load. For the cross-check tests and the fuzz
-/// target, which compare it with pest.
+/// Whether the DFA of `rule` (by its 3987bis name: `IRI-reference` stands
+/// for `URI-reference` under `rfc3986`) under `profile` accepts `input`;
+/// `None` if the profile has no such rule or it has no DFA. The reference
+/// rules walk the fast path's tables two bytes a step, the others their
+/// own minimal DFA. For the cross-check tests and the fuzz targets, which
+/// compare it with pest.
 ///
 /// ```
 /// use iribis::{dfa_accepts, GrammarRule, Profile};
@@ -325,10 +339,37 @@ pub(crate) fn parse(
 /// assert_eq!(dfa_accepts("http://例え.jp/", iri, Profile::Rfc3987bis), Some(true));
 /// assert_eq!(dfa_accepts("http://例え.jp/", iri, Profile::Rfc3986), Some(false));
 /// assert_eq!(dfa_accepts("//例え.jp/", iri, Profile::Rfc3987bis), Some(false));
+/// let ipv4 = GrammarRule::from_name("IPv4address").unwrap();
+/// assert_eq!(dfa_accepts("255.0.0.1", ipv4, Profile::Rfc3987bis), Some(true));
+/// assert_eq!(dfa_accepts("256.0.0.1", ipv4, Profile::Rfc3987bis), Some(false));
 /// ```
 #[doc(hidden)]
 pub fn dfa_accepts(input: &str, rule: GrammarRule, profile: Profile) -> Option<bool> {
-    validator(rule, profile).map(|v| v.accepts(input.as_bytes()))
+    if let Some(v) = validator(rule, profile) {
+        return Some(v.accepts(input.as_bytes()));
+    }
+    let rule = rule.in_profile(profile)?;
+    dead::Dfa::of(rule, profile).map(|dfa| dfa.accepts_all(input))
+}
+
+/// Whether `input` is a prefix of some input that `rule` matches under
+/// `profile`, by the rule's DFA (by its 3987bis name, as for
+/// [`dfa_accepts`]); `None` if there is no such DFA. For the tests of error
+/// positions: an error at byte p has a viable `input[..p]` and no viable
+/// prefix one character longer.
+///
+/// ```
+/// use iribis::{dfa_viable_prefix, GrammarRule, Profile};
+///
+/// let bis = Profile::Rfc3987bis;
+/// assert_eq!(dfa_viable_prefix("http://[1234", GrammarRule::IRI, bis), Some(true));
+/// assert_eq!(dfa_viable_prefix("http://[12345", GrammarRule::IRI, bis), Some(false));
+/// ```
+#[doc(hidden)]
+pub fn dfa_viable_prefix(input: &str, rule: GrammarRule, profile: Profile) -> Option<bool> {
+    let rule = rule.in_profile(profile)?;
+    let dfa = dead::Dfa::of(rule, profile)?;
+    Some(dfa.dead_end(input).is_none_or(|d| d.byte == input.len()))
 }
 
 #[cfg(test)]
@@ -387,7 +428,7 @@ mod tests {
     }
 
     /// Every pair column agrees with two single steps, for every pair of
-    /// byte classes and every state: pairs that `build.rs` gave one column
+    /// byte classes and every state: pairs that `gen/` gave one column
     /// do lead every state to the same place.
     #[test]
     fn pair_columns_are_two_steps() {

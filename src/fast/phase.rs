@@ -3,7 +3,7 @@
 //! with the authority's "@", ":" and brackets, as states ("phases") and
 //! transitions over bytes.
 //!
-//! `build.rs` (which includes this file by path) crosses each grammar DFA
+//! The generator in `gen/` (which includes this file by path) crosses each grammar DFA
 //! with this automaton, so every state of the tables it writes carries the
 //! phase its input is in; the split (`super::split`) reads the components
 //! off how many bytes the walk spent in each phase. That works because the
@@ -48,7 +48,7 @@ pub(crate) const COUNT: usize = 13;
 /// The phase after `s` reads `b`. Transitions that no valid reference
 /// takes (such as "[" after a ":" in the authority) go anywhere forward.
 ///
-/// `build.rs` compiles this function into the tables; in the library, the
+/// `gen/` compiles this function into the tables; in the library, the
 /// tests check the tables against it.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn next(s: u8, b: u8) -> u8 {

@@ -20,6 +20,7 @@ use pest::{Parser as _, RuleType};
 pub(crate) use generated::Sym;
 
 use crate::error::ParseError;
+use crate::fast::dead::Dfa;
 use crate::{GrammarRule, Profile};
 
 /// What to make of a successful parse: the pairs are handed over together
@@ -27,15 +28,6 @@ use crate::{GrammarRule, Profile};
 pub(crate) trait Visit {
     type Out;
     fn visit<R: RuleType>(self, pair: Pair<'_, R>, sym: fn(R) -> Option<Sym>) -> Self::Out;
-}
-
-/// The [`Visit`] of a parse whose only outcome is valid or not.
-pub(crate) struct Validate;
-
-impl Visit for Validate {
-    type Out = ();
-
-    fn visit<R: RuleType>(self, _: Pair<'_, R>, _: fn(R) -> Option<Sym>) {}
 }
 
 /// Runs `$body` with `$m` bound to the generated module of `$profile`.
@@ -79,6 +71,11 @@ pub(crate) fn parse<V: Visit>(
         let Some(whole) = m::whole(rule.0) else {
             return Err(ParseError::no_such_rule(input, profile, rule));
         };
+        // The rule's DFA rejects an invalid input in one walk, before pest's
+        // token queue (some 240 bytes per input byte) is built for it.
+        if Dfa::of(rule, profile).is_some_and(|dfa| !dfa.accepts_all(input)) {
+            return Err(ParseError::deferred(input, profile, rule));
+        }
         match m::Parser::parse(whole, input) {
             Ok(mut pairs) => {
                 let pair = pairs
@@ -86,119 +83,84 @@ pub(crate) fn parse<V: Visit>(
                     .unwrap_or_else(|| unreachable!("a successful parse yields its start rule's pair"));
                 Ok(visitor.visit(pair, m::sym))
             }
-            Err(e) => {
-                let literals = expected_literals(|| m::Parser::parse(whole, input).map(|_| ()));
-                Err(convert_error(e, input, profile, rule, m::sym, literals))
-            }
+            // The details (position, explanation) are worked out when first
+            // asked for, from the rule's DFA and `attempts`.
+            Err(_) => Err(ParseError::deferred(input, profile, rule)),
         }
     })
 }
 
-/// The literal strings (such as "?", "#", "]") that could have stood at the
-/// error position. pest records them only in its error-detail mode, which
-/// costs time on every parse; so it is switched on for one more parse of an
-/// input already known to fail. The switch is global: a parse running in
-/// another thread meanwhile is merely slower, and if another thread switches
-/// it off first, the list is empty and the report names only the rules.
-fn expected_literals<R: RuleType>(
-    reparse: impl FnOnce() -> Result<(), pest::error::Error<R>>,
-) -> Literals {
-    pest::set_error_detail(true);
-    let again = reparse();
-    pest::set_error_detail(false);
-    let Err(e) = again else {
-        return Literals::default();
+/// Whether the pest grammar of `profile` matches the whole of `input` with
+/// `rule` (by its 3987bis name, as for `dfa_accepts`): pest alone, without
+/// the DFA that `parse` consults first. For the cross-check tests and the
+/// fuzz targets.
+///
+/// ```
+/// use iribis::{pest_accepts, GrammarRule, Profile};
+///
+/// let ipv4 = GrammarRule::from_name("IPv4address").unwrap();
+/// assert!(pest_accepts("255.0.0.1", ipv4, Profile::Rfc3986));
+/// assert!(!pest_accepts("256.0.0.1", ipv4, Profile::Rfc3986));
+/// assert!(!pest_accepts("例", GrammarRule::IRI_REFERENCE, Profile::Rfc3986));
+/// ```
+#[doc(hidden)]
+pub fn pest_accepts(input: &str, rule: GrammarRule, profile: Profile) -> bool {
+    let Some(rule) = rule.in_profile(profile) else {
+        return false;
     };
-    let Some(attempts) = e.parse_attempts() else {
-        return Literals::default();
-    };
-    let tokens: Vec<String> = attempts
-        .expected_tokens()
-        .iter()
-        .map(|t| t.to_string())
-        .collect();
-    // HEXDIG's case-insensitive "A".."F" were expected: pest names only
-    // HEXDIG's DIGIT alternative among the rules.
-    let hex = tokens.iter().any(|t| t == "A");
-    let strings = tokens
-        .into_iter()
-        // pest does not export its token type; its Display writes a string
-        // token as itself, a range as "a..b" and a built-in rule as
-        // BUILTIN_RULE. Keep the punctuation strings (but "%", which pct-encoded
-        // says better): the letters and digits
-        // are better said by the rules that contain them.
-        .filter(|t| {
-            !t.is_empty()
-                && t != "%"
-                && !t.contains("..")
-                && !t.chars().any(|c| c.is_ascii_alphanumeric())
-        })
-        .collect();
-    Literals { strings, hex }
-}
-
-/// What pest's error-detail mode adds to an error.
-#[derive(Default)]
-struct Literals {
-    /// The punctuation strings expected at the position.
-    strings: Vec<String>,
-    /// Whether a hexadecimal digit was expected there.
-    hex: bool,
-}
-
-/// Whether `rule` matches the whole of `input`: a bare pest parse, without
-/// the error report a failure would otherwise build (which parses again).
-fn matches(profile: Profile, rule: GrammarRule, input: &str) -> bool {
     with_profile!(profile, m => {
         m::whole(rule.0).is_some_and(|whole| m::Parser::parse(whole, input).is_ok())
     })
 }
 
-fn convert_error<R: RuleType>(
-    e: pest::error::Error<R>,
-    input: &str,
-    profile: Profile,
-    rule: GrammarRule,
-    sym: fn(R) -> Option<Sym>,
-    literals: Literals,
-) -> ParseError {
-    let byte = match e.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((p, _)) => p,
-    };
-    let mut expected: Vec<Sym> = Vec::new();
-    let mut end_allowed = false;
-    if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
-        for &r in positives {
-            match sym(r) {
-                Some(s) => expected.push(s),
-                // pest's built-in end-of-input rule.
-                None if format!("{r:?}") == "EOI" => end_allowed = true,
-                // The WHOLE_ wrapper: pest folded the attempts inside the
-                // start rule into it.
-                None => expected.push(rule.0),
+/// What pest's failure to parse `input` at `rule` says: the furthest
+/// position it reached and the rules it tried there. `None` when the parse
+/// succeeds or the profile has no such rule. pest's error-detail mode (the
+/// literal strings it tried) is not used: it is a process-global switch, and
+/// the report takes the characters that could have stood there from the DFA.
+pub(crate) fn attempts(profile: Profile, rule: GrammarRule, input: &str) -> Option<Attempts> {
+    with_profile!(profile, m => {
+        let whole = m::whole(rule.0)?;
+        let e = m::Parser::parse(whole, input).err()?;
+        Some(Attempts::of(e, rule, m::sym))
+    })
+}
+
+/// The furthest position of a failed pest parse and the rules pest tried
+/// there.
+pub(crate) struct Attempts {
+    /// The byte offset pest reports.
+    pub(crate) byte: usize,
+    /// The rules it tried there, sorted.
+    pub(crate) expected: Vec<Sym>,
+}
+
+impl Attempts {
+    fn of<R: RuleType>(
+        e: pest::error::Error<R>,
+        rule: GrammarRule,
+        sym: fn(R) -> Option<Sym>,
+    ) -> Self {
+        let byte = match e.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((p, _)) => p,
+        };
+        let mut expected: Vec<Sym> = Vec::new();
+        if let ErrorVariant::ParsingError { positives, .. } = &e.variant {
+            for &r in positives {
+                match sym(r) {
+                    Some(s) => expected.push(s),
+                    // pest's built-in end-of-input rule: the DFA says
+                    // whether the input may end there.
+                    None if format!("{r:?}") == "EOI" => {}
+                    // The WHOLE_ wrapper: pest folded the attempts inside the
+                    // start rule into it.
+                    None => expected.push(rule.0),
+                }
             }
         }
+        expected.sort();
+        expected.dedup();
+        Attempts { byte, expected }
     }
-    if literals.hex {
-        for s in &mut expected {
-            if *s == Sym::DIGIT {
-                *s = Sym::HEXDIG;
-            }
-        }
-    }
-    expected.sort();
-    expected.dedup();
-    // A literal that one of the expected rules matches says nothing more
-    // (":" beside ipchar, "." beside iunreserved): keep the others.
-    let literals = literals
-        .strings
-        .into_iter()
-        .filter(|l| {
-            !expected
-                .iter()
-                .any(|&r| matches(profile, GrammarRule(r), l))
-        })
-        .collect();
-    ParseError::new(input, byte, profile, rule, expected, literals, end_allowed)
 }

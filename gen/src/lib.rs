@@ -1,37 +1,45 @@
-//! Compiles the spec's ABNF into DFAs for the fast path (`src/fast/`).
+//! Writes the DFA tables of iribis's fast path and error positions
+//! (`src/fast/tables/`) from the spec's ABNF (`grammar/abnf/`).
 //!
-//! For each profile, the ABNF files of `grammar/abnf/` are read with the
-//! crate's own ABNF reader (`src/abnf/`, included here by path), the start
-//! rule is expanded into one regular expression syntax tree (`regex-syntax`
-//! `Hir`: no rule of the grammar is recursive, so this terminates and the
-//! language is regular), and `regex-automata` determinizes it into a dense
-//! DFA over UTF-8 bytes, whose tables (see below) are written into
-//! `OUT_DIR`.
+//! This is the generator that a dependent's build never runs: its output is
+//! checked in, with a DO-NOT-EDIT header, and `tests/generated_files.rs` in
+//! the library fails when it is stale. Run it with `cargo run -p iribis-gen`
+//! from the repository after changing the ABNF, `src/abnf/` or
+//! `src/fast/phase.rs`.
+//!
+//! For each profile, the ABNF files are read with the crate's own ABNF
+//! reader (`src/abnf/`, included here by path), a start rule is expanded
+//! into one regular expression syntax tree (`regex-syntax` `Hir`: no rule of
+//! the grammar is recursive, so this terminates and the language is
+//! regular), and `regex-automata` determinizes and minimizes it into a dense
+//! DFA over UTF-8 bytes.
 //!
 //! ABNF semantics map one to one: alternation is unordered (the DFA reports
 //! every match, `MatchKind::All`), quoted strings are case-insensitive in
 //! ASCII (RFC 5234 §2.3), `%x` ranges are ranges of code points (RFC 5234
 //! §2.4) that the regex compiler turns into UTF-8 byte sequences.
 //!
-//! The DFA is not embedded as `regex-automata` serializes it. It is crossed
-//! with the delimiter automaton of `src/fast/phase.rs` (RFC 3986 Appendix
-//! B), so that each state also tells which component the input is in, and
-//! the product is written as plain tables ([`Tables`]) laid out for the walk
-//! at run time, which reads them with safe indexing: per class of bytes, the
-//! next state of each state, and per pair of classes the number of its pair
-//! column (two steps at once), so that a step of the walk is one load for
-//! two bytes, whose column the bytes select before the previous step's
-//! state is known.
+//! Two kinds of tables are written:
+//!
+//! - For the four reference rules of each profile, the DFA crossed with the
+//!   delimiter automaton of `src/fast/phase.rs` (RFC 3986 Appendix B), so
+//!   that each state also tells which component the input is in, as plain
+//!   tables ([`Tables`]) laid out for the library's two-bytes-a-step walk:
+//!   per class of bytes, the next state of each state, and per pair of
+//!   classes the number of its pair column.
+//! - For every rule of each profile, the minimal DFA alone ([`RuleDfa`]):
+//!   its dead state is, by construction, reached at the first byte that
+//!   cannot belong to any valid input, which is where a parse error is
+//!   reported.
 
-#[path = "src/abnf/mod.rs"]
-#[allow(dead_code)]
+#[path = "../../src/abnf/mod.rs"]
+#[allow(dead_code, missing_docs)]
 mod abnf;
-#[path = "src/fast/phase.rs"]
+#[path = "../../src/fast/phase.rs"]
 #[allow(dead_code)]
 mod phase;
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::collections::{HashMap, HashSet};
 
 use regex_automata::dfa::{dense, Automaton, StartKind};
 use regex_automata::nfa::thompson;
@@ -41,6 +49,17 @@ use regex_automata::{Anchored, MatchKind};
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange, Hir, Repetition};
 
 use crate::abnf::{Grammar, Node};
+
+/// The first line of every generated file; the library skips the bytes up
+/// to and including its newline.
+pub const HEADER: &str = "DO NOT EDIT: written by `cargo run -p iribis-gen` from grammar/abnf/ \
+(tests/generated_files.rs fails when it is stale)\n";
+
+/// The folder of the generated files, relative to the repository root.
+pub const FOLDER: &str = "src/fast/tables";
+
+/// The profiles, by the names of `src/abnf/`'s `PROFILES`.
+const PROFILES: [&str; 4] = ["rfc3987bis", "rfc3987", "leiri", "rfc3986"];
 
 /// (profile, start rule): the four reference rules of each profile, under
 /// their RFC 3986 names for `rfc3986`.
@@ -63,37 +82,205 @@ const TARGETS: &[(&str, &str)] = &[
     ("rfc3986", "relative-ref"),
 ];
 
-fn main() {
-    println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-changed=grammar/abnf");
-    println!("cargo::rerun-if-changed=src/abnf");
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+/// Every generated file: its path below the repository root and its
+/// contents ([`HEADER`], then the tables).
+pub fn files() -> Result<Vec<(String, Vec<u8>)>, String> {
     let mut grammars = HashMap::new();
+    for p in PROFILES {
+        let g = Grammar::profile(p).map_err(|e| format!("grammar/abnf: {e}"))?;
+        grammars.insert(p, g);
+    }
+    let mut out = Vec::new();
     for &(profile, rule) in TARGETS {
-        let grammar = grammars.entry(profile).or_insert_with(|| {
-            Grammar::profile(profile).unwrap_or_else(|e| panic!("grammar/abnf: {e}"))
-        });
-        let hir = Translator::new(grammar)
-            .rule(rule)
-            .unwrap_or_else(|e| panic!("profile {profile}, rule {rule}: {e}"));
-        let nfa = thompson::Compiler::new()
-            .configure(thompson::Config::new().shrink(true))
-            .build_from_hir(&hir)
-            .unwrap_or_else(|e| panic!("profile {profile}, rule {rule}: NFA: {e}"));
-        let dfa = dense::Builder::new()
-            .configure(
-                dense::Config::new()
-                    .match_kind(MatchKind::All)
-                    .start_kind(StartKind::Anchored)
-                    .minimize(true),
-            )
-            .build_from_nfa(&nfa)
-            .unwrap_or_else(|e| panic!("profile {profile}, rule {rule}: DFA: {e}"));
+        let dfa = minimal_dfa(&grammars[profile], rule)
+            .map_err(|e| format!("profile {profile}, rule {rule}: {e}"))?;
         let tables =
-            Tables::new(&dfa).unwrap_or_else(|e| panic!("profile {profile}, rule {rule}: {e}"));
-        let path = out.join(format!("{profile}-{rule}.dfa"));
-        std::fs::write(&path, tables.to_bytes())
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            Tables::new(&dfa).map_err(|e| format!("profile {profile}, rule {rule}: {e}"))?;
+        out.push((
+            format!("{FOLDER}/{profile}-{rule}.dfa"),
+            with_header(tables.to_bytes()),
+        ));
+    }
+    for profile in PROFILES {
+        // Every rule of the profile's own ABNF but the reference rules,
+        // whose product tables above serve for error positions too. The
+        // IRI profiles' pest grammars also have the URI rules of RFC 3986
+        // (`URI`, `path-abempty`, ...): the library reads those from the
+        // `rfc3986` file.
+        let g = &grammars[profile];
+        let mut bytes: Vec<u8> = Vec::new();
+        for r in g.rules() {
+            let reference = TARGETS
+                .iter()
+                .any(|&(p, t)| p == profile && t.eq_ignore_ascii_case(&r.name));
+            if reference {
+                continue;
+            }
+            let dfa = minimal_dfa(g, &r.name)
+                .map_err(|e| format!("profile {profile}, rule {}: {e}", r.name))?;
+            RuleDfa::new(&dfa)
+                .map_err(|e| format!("profile {profile}, rule {}: {e}", r.name))?
+                .write(&r.name, &mut bytes)?;
+        }
+        out.push((format!("{FOLDER}/{profile}-rules.dfa"), with_header(bytes)));
+    }
+    Ok(out)
+}
+
+fn with_header(bytes: Vec<u8>) -> Vec<u8> {
+    let mut out = HEADER.as_bytes().to_vec();
+    out.extend(bytes);
+    out
+}
+
+/// The minimal anchored DFA of `rule` in `grammar`.
+fn minimal_dfa(grammar: &Grammar, rule: &str) -> Result<dense::DFA<Vec<u32>>, String> {
+    let hir = Translator::new(grammar).rule(rule)?;
+    let nfa = thompson::Compiler::new()
+        .configure(thompson::Config::new().shrink(true))
+        .build_from_hir(&hir)
+        .map_err(|e| format!("NFA: {e}"))?;
+    dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .match_kind(MatchKind::All)
+                .start_kind(StartKind::Anchored)
+                .minimize(true),
+        )
+        .build_from_nfa(&nfa)
+        .map_err(|e| format!("DFA: {e}"))
+}
+
+/// The anchored start state of `dfa`.
+fn start_of(dfa: &dense::DFA<Vec<u32>>) -> Result<StateID, String> {
+    dfa.start_state(&start::Config::new().anchored(Anchored::Yes))
+        .map_err(|e| format!("no anchored start state: {e}"))
+}
+
+/// The states reachable from `start` that can still reach a match: the
+/// others are dead for our purposes. regex-automata reports a match one byte
+/// late, so the state after a valid input and one byte more is a match
+/// state and not its dead state, although no input through it is valid;
+/// the tables must map it to the dead state, so that the dead state is
+/// reached at the first byte that cannot belong to a valid input.
+fn live_states(dfa: &dense::DFA<Vec<u32>>, start: StateID) -> HashSet<StateID> {
+    let mut seen = HashSet::from([start]);
+    let mut order = vec![start];
+    let mut into: HashMap<StateID, Vec<StateID>> = HashMap::new();
+    let mut i = 0;
+    while i < order.len() {
+        let d = order[i];
+        for b in 0..=255u8 {
+            let to = dfa.next_state(d, b);
+            if dfa.is_dead_state(to) {
+                continue;
+            }
+            into.entry(to).or_default().push(d);
+            if seen.insert(to) {
+                order.push(to);
+            }
+        }
+        i += 1;
+    }
+    let mut live: HashSet<StateID> = order
+        .iter()
+        .copied()
+        .filter(|&d| dfa.is_match_state(dfa.next_eoi_state(d)))
+        .collect();
+    let mut stack: Vec<StateID> = live.iter().copied().collect();
+    while let Some(d) = stack.pop() {
+        for &p in into.get(&d).map(Vec::as_slice).unwrap_or(&[]) {
+            if live.insert(p) {
+                stack.push(p);
+            }
+        }
+    }
+    live
+}
+
+/// A rule's minimal DFA as the library's `fast::RuleDfa` reads it.
+///
+/// State 0 is dead, state 1 the start, the others numbered as a
+/// breadth-first walk from the start reaches them; bytes of one class lead
+/// every state to the same state.
+pub struct RuleDfa {
+    class: [u8; 256],
+    accept: Vec<bool>,
+    /// Per state, the next state of each class (state major).
+    next: Vec<u16>,
+    classes: usize,
+}
+
+impl RuleDfa {
+    fn new(dfa: &dense::DFA<Vec<u32>>) -> Result<RuleDfa, String> {
+        let start = start_of(dfa)?;
+        let mut class = [0u8; 256];
+        let mut examples: Vec<u8> = Vec::new();
+        let mut seen: HashMap<u8, u8> = HashMap::new();
+        for b in 0..=255u8 {
+            let k = dfa.byte_classes().get(b);
+            let n = *seen.entry(k).or_insert_with(|| {
+                examples.push(b);
+                u8::try_from(examples.len() - 1).expect("at most 256 classes")
+            });
+            class[usize::from(b)] = n;
+        }
+        let live = live_states(dfa, start);
+        let mut states: Vec<StateID> = vec![start, start];
+        let mut number: HashMap<StateID, u16> = HashMap::from([(start, 1)]);
+        let (mut accept, mut next) = (Vec::new(), Vec::new());
+        let mut i = 0;
+        while i < states.len() {
+            let d = states[i];
+            let dead = i == 0;
+            accept.push(!dead && dfa.is_match_state(dfa.next_eoi_state(d)));
+            for &b in &examples {
+                let to = dfa.next_state(d, b);
+                let to = if dead || !live.contains(&to) {
+                    0
+                } else if let Some(&n) = number.get(&to) {
+                    n
+                } else {
+                    let n = u16::try_from(states.len()).map_err(|_| "more than 65,535 states")?;
+                    states.push(to);
+                    number.insert(to, n);
+                    n
+                };
+                next.push(to);
+            }
+            i += 1;
+        }
+        Ok(RuleDfa {
+            class,
+            accept,
+            next,
+            classes: examples.len(),
+        })
+    }
+
+    /// Appends the DFA: the length of the rule's name in bytes (one byte)
+    /// and the name, the number of states n and of classes c (little-endian
+    /// `u16`s), the class of each of the 256 bytes (a byte each), per state
+    /// whether it accepts (1) or not (0), the width w of a state's number
+    /// (1 when n <= 256, else 2), and per state its c next states, w bytes
+    /// each, little-endian.
+    fn write(&self, name: &str, out: &mut Vec<u8>) -> Result<(), String> {
+        let n = self.accept.len();
+        out.push(u8::try_from(name.len()).map_err(|_| "a rule name of over 255 bytes")?);
+        out.extend(name.as_bytes());
+        for k in [n, self.classes] {
+            out.extend(u16::try_from(k).expect("at most 65,535").to_le_bytes());
+        }
+        out.extend(self.class);
+        out.extend(self.accept.iter().map(|&a| u8::from(a)));
+        if n <= 256 {
+            out.push(1);
+            out.extend(self.next.iter().map(|&s| s as u8));
+        } else {
+            out.push(2);
+            out.extend(self.next.iter().flat_map(|s| s.to_le_bytes()));
+        }
+        Ok(())
     }
 }
 
@@ -104,7 +291,7 @@ fn main() {
 /// the start; the others are numbered as a breadth-first walk from the
 /// start reaches them. The delimiter automaton adds few states: most of the
 /// DFA's already know which component they are in.
-struct Tables {
+pub struct Tables {
     /// The class of each byte: bytes of one class lead every state to the
     /// same state.
     class: [u8; 256],
@@ -129,9 +316,7 @@ const STATE_BITS: u32 = 9;
 
 impl Tables {
     fn new(dfa: &dense::DFA<Vec<u32>>) -> Result<Tables, String> {
-        let start = dfa
-            .start_state(&start::Config::new().anchored(Anchored::Yes))
-            .map_err(|e| format!("no anchored start state: {e}"))?;
+        let start = start_of(dfa)?;
         // Classes: the distinct pairs of the DFA's class and the byte itself
         // for the delimiters the automaton tells apart, with a byte to stand
         // for each.
@@ -148,6 +333,7 @@ impl Tables {
             });
             class[usize::from(b)] = u8::try_from(k).expect("at most 256 classes");
         }
+        let live = live_states(dfa, start);
         let first = (start, phase::START);
         // Index 0 stands for the dead state (its entry is not read).
         let mut states: Vec<(StateID, u8)> = vec![first, first];
@@ -162,7 +348,7 @@ impl Tables {
             phases.push(if dead { phase::START } else { p });
             for (k, &b) in examples.iter().enumerate() {
                 let to = (dfa.next_state(d, b), phase::next(p, b));
-                let to = if dead || dfa.is_dead_state(to.0) {
+                let to = if dead || !live.contains(&to.0) {
                     0
                 } else if let Some(&n) = number.get(&to) {
                     n

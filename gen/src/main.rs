@@ -1,0 +1,32 @@
+//! `cargo run -p iribis-gen`: writes the generated DFA tables of
+//! `src/fast/tables/` into the repository this crate sits in.
+
+use std::path::Path;
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let files = match iribis_gen::files() {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(1);
+        }
+    };
+    for (path, bytes) in files {
+        let path = root.join(path);
+        if let Some(dir) = path.parent() {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                eprintln!("error: {}: {e}", dir.display());
+                std::process::exit(1);
+            }
+        }
+        let old = std::fs::read(&path).unwrap_or_default();
+        if old != bytes {
+            if let Err(e) = std::fs::write(&path, &bytes) {
+                eprintln!("error: {}: {e}", path.display());
+                std::process::exit(1);
+            }
+            println!("wrote {} ({} bytes)", path.display(), bytes.len());
+        }
+    }
+}

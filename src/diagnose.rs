@@ -1,0 +1,352 @@
+//! Where and why an input fails to parse: the position from the rule's
+//! minimal DFA, the component from the delimiters before it, and the
+//! explanation from the pest parser's attempts there.
+//!
+//! The position is exact by construction ([`crate::fast::dead`]): the first
+//! character after which no continuation can make the input valid. pest is
+//! asked what it tried there, on the input itself when it is short, or else
+//! on the shortest input that leads the DFA to the same state followed by
+//! the rest of a window, so that the memory pest's token queue takes (some
+//! 240 bytes per input byte) stays bounded whatever the input's length.
+//! Where pest's furthest attempt is not the DFA's position (it backs out of
+//! an IP literal at its `[`), the report names what the DFA allows there.
+
+use std::borrow::Cow;
+
+use crate::error::{Component, Details, ErrorKind};
+use crate::fast::dead::{Allowed, DeadEnd, Dfa};
+use crate::syntax::{self, Sym};
+use crate::{chars, GrammarRule, Profile};
+
+/// Inputs up to this length are explained by pest as they are; longer ones
+/// through a window (about 1 MB of pest's memory at most).
+const PEST_LIMIT: usize = 4096;
+/// The bytes after the position that the window keeps.
+const WINDOW_TAIL: usize = 64;
+
+/// The details of `input`'s failure to match `rule` under `profile`.
+pub(crate) fn details(input: &str, rule: GrammarRule, profile: Profile) -> Details {
+    if !syntax::has_rule(profile, rule.0) {
+        return Details {
+            byte: 0,
+            char: 0,
+            component: Component::Input,
+            kind: ErrorKind::NoSuchRule,
+            expected: Vec::new(),
+            literals: Vec::new(),
+            end_allowed: false,
+        };
+    }
+    let dead = Dfa::of(rule, profile).and_then(|dfa| dfa.dead_end(input));
+    match dead {
+        Some(dead) => from_dead_end(input, rule, profile, dead),
+        // No DFA for the rule (the tests check that every rule of every
+        // profile has one), or the DFA accepts what pest rejected (which the
+        // cross-check tests and fuzz targets rule out): pest decides alone.
+        None => from_pest(input, rule, profile),
+    }
+}
+
+fn from_dead_end(input: &str, rule: GrammarRule, profile: Profile, dead: DeadEnd) -> Details {
+    let allowed = dead.allowed();
+    let (text, offset) = if input.len() <= PEST_LIMIT {
+        (Cow::Borrowed(input), 0)
+    } else {
+        let prefix = dead.shortest_prefix();
+        let mut end = (dead.byte + WINDOW_TAIL).min(input.len());
+        while !input.is_char_boundary(end) {
+            end += 1;
+        }
+        let offset = dead.byte - prefix.len();
+        (Cow::Owned(prefix + &input[dead.byte..end]), offset)
+    };
+    let rules = match syntax::attempts(profile, rule, &text) {
+        Some(a) if a.byte + offset == dead.byte => a.expected,
+        _ => Vec::new(),
+    };
+    let (expected, literals) = expectation(rules, &allowed, profile);
+    finish(
+        input,
+        rule,
+        profile,
+        dead.byte,
+        expected,
+        literals,
+        allowed.end,
+    )
+}
+
+/// The rules and literal strings a report names as expected: pest's rules
+/// (with DIGIT read as HEXDIG where the hexadecimal letters are allowed
+/// too), and the punctuation the DFA allows that none of those rules
+/// matches. When pest named nothing at the position, the allowed characters
+/// are named by class (DIGIT, HEXDIG, ALPHA, ucschar) and one by one.
+fn expectation(
+    mut rules: Vec<Sym>,
+    allowed: &Allowed,
+    profile: Profile,
+) -> (Vec<Sym>, Vec<String>) {
+    // The letters of HEXDIG, and no other: where every letter may stand,
+    // a rule with ALPHA in it names them.
+    let hex_letters = (b'A'..=b'F').chain(b'a'..=b'f').all(|c| allowed.has(c))
+        && !allowed.has(b'G')
+        && !allowed.has(b'g');
+    let digits = (b'0'..=b'9').all(|c| allowed.has(c));
+    if rules.is_empty() {
+        let letters = (b'A'..=b'Z').chain(b'a'..=b'z').all(|c| allowed.has(c));
+        if letters {
+            rules.push(Sym::ALPHA);
+        }
+        if digits {
+            rules.push(if hex_letters { Sym::HEXDIG } else { Sym::DIGIT });
+        }
+        if allowed.non_ascii && profile.is_iri() {
+            rules.push(Sym::ucschar);
+        }
+    } else if hex_letters {
+        for s in &mut rules {
+            if *s == Sym::DIGIT {
+                *s = Sym::HEXDIG;
+            }
+        }
+    }
+    rules.sort();
+    rules.dedup();
+    let matched_by_rules = |c: u8| {
+        let text = char::from(c).to_string();
+        rules
+            .iter()
+            .any(|&r| Dfa::of(GrammarRule(r), profile).is_some_and(|dfa| dfa.accepts_all(&text)))
+    };
+    // "%" is better said by pct-encoded, which a rule names when it is
+    // allowed; letters and digits by the rules that contain them.
+    let literals = (0..128u8)
+        .filter(|&c| allowed.has(c) && c != b'%')
+        .filter(|&c| !matched_by_rules(c))
+        .filter(|&c| rules.is_empty() || !c.is_ascii_alphanumeric())
+        .map(|c| char::from(c).to_string())
+        .collect();
+    (rules, literals)
+}
+
+/// pest alone: for a rule without a DFA, or an input the DFA accepts.
+fn from_pest(input: &str, rule: GrammarRule, profile: Profile) -> Details {
+    match syntax::attempts(profile, rule, input) {
+        Some(a) => {
+            let byte = a.byte.min(input.len());
+            finish(input, rule, profile, byte, a.expected, Vec::new(), false)
+        }
+        None => finish(
+            input,
+            rule,
+            profile,
+            input.len(),
+            Vec::new(),
+            Vec::new(),
+            false,
+        ),
+    }
+}
+
+fn finish(
+    input: &str,
+    rule: GrammarRule,
+    profile: Profile,
+    byte: usize,
+    expected: Vec<Sym>,
+    literals: Vec<String>,
+    end_allowed: bool,
+) -> Details {
+    let prefix = &input[..byte];
+    let at = input[byte..].chars().next();
+    let place = locate(prefix, rule.0);
+    let kind = classify(prefix, at, &place, profile, rule.0);
+    Details {
+        char: prefix.chars().count(),
+        byte,
+        component: place.component,
+        kind,
+        expected: expected.into_iter().map(GrammarRule).collect(),
+        literals,
+        end_allowed,
+    }
+}
+
+/// Where a position is, worked out from the text before it.
+pub(crate) struct Place {
+    pub(crate) component: Component,
+    /// Inside an unclosed "[" of an IP literal host.
+    pub(crate) in_ip_literal: bool,
+    /// In a relative reference's path, still in its first segment.
+    first_relative_segment: bool,
+    /// The text of the port so far, when in the port.
+    port: Option<String>,
+}
+
+/// Locates the end of `prefix` (a prefix of a failed input that the parser
+/// accepted so far) in the components of the start rule, by the delimiters
+/// of RFC 3986 Appendix B. Used for error messages only: successful parses
+/// take their components from the parse tree.
+pub(crate) fn locate(prefix: &str, rule: Sym) -> Place {
+    use Sym::{
+        absolute_IRI, absolute_URI, irelative_ref, relative_ref, IRI_reference, URI_reference, IRI,
+        URI,
+    };
+    let mut place = Place {
+        component: Component::of_rule(rule),
+        in_ip_literal: false,
+        first_relative_segment: false,
+        port: None,
+    };
+    let needs_scheme = matches!(rule, IRI | absolute_IRI | URI | absolute_URI);
+    let may_scheme = needs_scheme || matches!(rule, IRI_reference | URI_reference);
+    let relative_only = matches!(rule, irelative_ref | relative_ref);
+    if !(may_scheme || relative_only) {
+        return place;
+    }
+    let mut rest = prefix;
+    let mut has_scheme = false;
+    if may_scheme {
+        match prefix.find([':', '/', '?', '#']) {
+            Some(i) if prefix.as_bytes()[i] == b':' && is_scheme(&prefix[..i]) => {
+                rest = &prefix[i + 1..];
+                has_scheme = true;
+            }
+            _ if needs_scheme => {
+                place.component = Component::Scheme;
+                return place;
+            }
+            _ => {}
+        }
+    }
+    if let Some(auth) = rest.strip_prefix("//") {
+        match auth.find(['/', '?', '#']) {
+            None => {
+                let host = match auth.find('@') {
+                    Some(at) => &auth[at + 1..],
+                    None => auth,
+                };
+                if let Some(lit) = host.strip_prefix('[') {
+                    match lit.find(']') {
+                        None => {
+                            place.component = Component::Host;
+                            place.in_ip_literal = true;
+                        }
+                        Some(close) if lit[close + 1..].starts_with(':') => {
+                            place.component = Component::Port;
+                            place.port = Some(lit[close + 2..].to_owned());
+                        }
+                        Some(_) => place.component = Component::Host,
+                    }
+                } else if let Some(colon) = host.rfind(':') {
+                    place.component = if auth.contains('@') {
+                        Component::Port
+                    } else {
+                        // Still either userinfo ("user:pw" before "@") or host:port.
+                        Component::Authority
+                    };
+                    place.port = Some(host[colon + 1..].to_owned());
+                } else {
+                    place.component = if auth.contains('@') {
+                        Component::Host
+                    } else {
+                        Component::Authority
+                    };
+                }
+                return place;
+            }
+            Some(i) => rest = &auth[i..],
+        }
+    } else if !has_scheme && !rest.starts_with('/') {
+        place.first_relative_segment = !rest.contains(['/', '?', '#']);
+    }
+    place.component = match rest.find(['?', '#']) {
+        None => Component::Path,
+        Some(i) if rest.as_bytes()[i] == b'#' => Component::Fragment,
+        Some(i) if rest[i..].contains('#') => Component::Fragment,
+        Some(_) => Component::Query,
+    };
+    place
+}
+
+fn is_scheme(s: &str) -> bool {
+    let mut b = s.bytes();
+    b.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+}
+
+fn classify(
+    prefix: &str,
+    at: Option<char>,
+    place: &Place,
+    profile: Profile,
+    rule: Sym,
+) -> ErrorKind {
+    let tail: Vec<char> = prefix.chars().rev().take(2).collect();
+    // The last one or two characters before the position are "%" or "%" HEXDIG.
+    let in_percent = match tail.as_slice() {
+        ['%', ..] => true,
+        [h, '%'] => h.is_ascii_hexdigit(),
+        _ => false,
+    };
+    if in_percent && place.component != Component::Scheme {
+        return ErrorKind::InvalidPercentEncoding;
+    }
+    let Some(ch) = at else {
+        return if place.component == Component::Scheme
+            && matches!(
+                rule,
+                Sym::IRI | Sym::absolute_IRI | Sym::URI | Sym::absolute_URI
+            ) {
+            ErrorKind::MissingScheme
+        } else {
+            ErrorKind::UnexpectedEnd
+        };
+    };
+    if ch == '%' && place.component != Component::Scheme && !place.in_ip_literal {
+        return ErrorKind::InvalidPercentEncoding;
+    }
+    match place.component {
+        Component::Scheme if matches!(ch, '/' | '?' | '#') || (ch == ':' && !prefix.is_empty()) => {
+            return ErrorKind::MissingScheme;
+        }
+        Component::Scheme => return ErrorKind::InvalidScheme { ch },
+        _ if place.in_ip_literal => return ErrorKind::InvalidIpLiteral { ch },
+        Component::Port | Component::Authority
+            if place
+                .port
+                .as_deref()
+                .is_some_and(|p| !p.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            let bad = place
+                .port
+                .as_deref()
+                .unwrap_or("")
+                .chars()
+                .find(|c| !c.is_ascii_digit());
+            return ErrorKind::InvalidPort {
+                ch: bad.unwrap_or(ch),
+            };
+        }
+        Component::Port if !ch.is_ascii_digit() && !matches!(ch, '/' | '?' | '#') => {
+            return ErrorKind::InvalidPort { ch };
+        }
+        Component::Path if ch == ':' && place.first_relative_segment => {
+            return ErrorKind::ColonInFirstSegment;
+        }
+        _ => {}
+    }
+    if ch.is_ascii() {
+        return ErrorKind::DisallowedCharacter { ch };
+    }
+    match profile {
+        Profile::Rfc3986 => ErrorKind::NonAsciiInUri { ch },
+        _ if chars::is_iprivate(ch, profile) && place.component != Component::Query => {
+            ErrorKind::PrivateUseOutsideQuery { ch }
+        }
+        _ if !chars::is_extended(ch, profile) && !chars::is_iprivate(ch, profile) => {
+            ErrorKind::NotUcschar { ch }
+        }
+        _ => ErrorKind::DisallowedCharacter { ch },
+    }
+}

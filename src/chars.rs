@@ -46,6 +46,95 @@ pub(crate) fn is_bidi_formatting(c: char) -> bool {
     matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// ZERO WIDTH NON-JOINER or ZERO WIDTH JOINER, which 3987bis §5.1(d)
+/// strongly discourages outside the contexts that need them.
+pub(crate) fn is_joiner(c: char) -> bool {
+    matches!(c, '\u{200C}' | '\u{200D}')
+}
+
+/// The 3987bis §5.1(b) look-alike group of `c`, if it is in one: full-width
+/// and half-width forms, and look-alikes of space and of the delimiters.
+pub(crate) fn lookalike(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{FF01}'..='\u{FF5E}' => "a full-width form of an ASCII character",
+        '\u{FF61}'..='\u{FF9F}' => "a half-width Katakana character",
+        '\u{00A0}'
+        | '\u{1680}'
+        | '\u{2000}'..='\u{200A}'
+        | '\u{202F}'
+        | '\u{205F}'
+        | '\u{3000}' => "a look-alike of space",
+        '\u{2044}' | '\u{2215}' | '\u{29F8}' | '\u{2024}' | '\u{FE52}' | '\u{FE55}'
+        | '\u{FE56}' | '\u{FE5F}' | '\u{FE6B}' | '\u{A789}' | '\u{2236}' | '\u{0589}'
+        | '\u{3002}' => "a look-alike of a delimiter",
+        _ => return None,
+    })
+}
+
+/// A character that Nameprep (RFC 3491, the reference of 3987bis §5.1(b))
+/// maps to nothing or prohibits, in the `ucschar` range: RFC 3454 tables
+/// B.1 (commonly mapped to nothing), C.1.2 (non-ASCII space), C.2.2
+/// (non-ASCII controls), C.6 (inappropriate for plain text), C.7
+/// (inappropriate for canonical representation), C.8 (change display
+/// properties or are deprecated) and C.9 (tagging). The tables C.3-C.5
+/// (private use, non-characters, surrogates) are outside `ucschar`.
+pub(crate) fn is_nameprep_excluded(c: char) -> bool {
+    matches!(c as u32,
+        // B.1
+        0x00AD | 0x034F | 0x1806 | 0x180B..=0x180D | 0x200B..=0x200D | 0x2060
+        | 0xFE00..=0xFE0F | 0xFEFF
+        // C.1.2 (U+200B is in B.1 too)
+        | 0x00A0 | 0x1680 | 0x2000..=0x200A | 0x202F | 0x205F | 0x3000
+        // C.2.2
+        | 0x0080..=0x009F | 0x06DD | 0x070F | 0x180E | 0x2028 | 0x2029 | 0x2061..=0x2063
+        | 0x206A..=0x206F | 0xFFF9..=0xFFFC | 0x1D173..=0x1D17A
+        // C.6, C.7
+        | 0xFFFD | 0x2FF0..=0x2FFB
+        // C.8
+        | 0x0340 | 0x0341 | 0x200E | 0x200F | 0x202A..=0x202E
+        // C.9
+        | 0xE0001 | 0xE0020..=0xE007F)
+}
+
+/// Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): the
+/// characters that are invisible unless a renderer supports them, the
+/// class 3987bis §5.1(d) describes with ZWJ and ZWNJ.
+pub(crate) fn is_default_ignorable(c: char) -> bool {
+    matches!(c as u32,
+        0x00AD | 0x034F | 0x061C | 0x115F..=0x1160 | 0x17B4..=0x17B5 | 0x180B..=0x180F
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFF8 | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
+        | 0xE0000..=0xE0FFF)
+}
+
+/// A compatibility character: one NFKC replaces (full-width and half-width
+/// forms, ligatures, superscripts, presentation forms, and the canonical
+/// singletons such as U+212B ANGSTROM SIGN). Each looks like the
+/// character(s) NFKC gives, which is what 3987bis §5.1(b) calls a strong
+/// visual look-alike.
+pub(crate) fn is_compatibility_variant(c: char) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    !c.is_ascii() && std::iter::once(c).nfkc().ne(std::iter::once(c))
+}
+
+/// Whether 3987bis §5.1 (with RFC 3987 §4.1) advises against `c` anywhere
+/// in an IRI: the characters URI → IRI conversion keeps percent-encoded in
+/// step 4 (§4.2). They are the bidi formatting characters (RFC 3987 §4.1),
+/// ZWJ and ZWNJ (§5.1(d)) and the other invisible characters, the
+/// look-alikes of §5.1(b): those of [`lookalike`], the characters Nameprep
+/// excludes (RFC 3491, which §5.1(b) cites) and the compatibility
+/// characters. A combining mark is discouraged only at the start of a
+/// component (§5.1(c)), which the caller decides.
+pub(crate) fn is_discouraged(c: char) -> bool {
+    !c.is_ascii()
+        && (is_bidi_formatting(c)
+            || is_joiner(c)
+            || lookalike(c).is_some()
+            || is_default_ignorable(c)
+            || is_nameprep_excluded(c)
+            || is_compatibility_variant(c))
+}
+
 /// A strong right-to-left character, by block (Hebrew, Arabic, Syriac,
 /// Thaana, NKo, Samaritan, Mandaic, their presentation forms, and the
 /// right-to-left blocks of the supplementary planes). Used to decide whether

@@ -13,6 +13,7 @@ use unicode_bidi::BidiClass;
 use unicode_normalization::char::is_combining_mark;
 use unicode_normalization::UnicodeNormalization;
 
+use crate::convert::{self, IdnaName};
 use crate::normalize::DEFAULT_PORTS;
 use crate::{chars, Component, Host, IriRef, ParseOptions, Profile, DNS_SCHEMES};
 
@@ -100,11 +101,11 @@ catalogue! {
     SyntaxError = "SYNTAX_ERROR", Error, "3987bis §2.2",
         "The input does not match the grammar of the profile (3987bis §2.2, RFC 3986 Appendix A, or 3987bis §6.1 for LEIRIs). The finding is at the first character that cannot belong to any valid input; nothing else is checked, because without a parse there are no components.";
     BidiFormattingCharacter = "BIDI_FORMATTING_CHARACTER", Error, "RFC 3987 §4.1",
-        "A bidi formatting character (LRM U+200E, RLM U+200F, ALM U+061C, LRE, RLE, PDF, LRO, RLO U+202A-202E, or an isolate U+2066-2069). RFC 3987 §4.1 says IRIs must not contain them: they change how the IRI is displayed without changing what it is, so a reader can be shown one IRI and given another.";
+        "A bidi formatting character (LRM U+200E, RLM U+200F, ALM U+061C, LRE, RLE, PDF, LRO, RLO U+202A-202E, or an isolate U+2066-2069). RFC 3987 §4.1 says IRIs must not contain them: they change how the IRI is displayed without changing what it is, so a reader can be shown one IRI and given another. LEIRIs lift this restriction (3987bis §6.1): under the leiri profile or preset the character is reported as LEIRI_ONLY_CHARACTER instead.";
     BidiMixedDirection = "BIDI_MIXED_DIRECTION", Warning, "RFC 3987 §4.2 rule 1",
-        "A component (host label, path segment, query name or value, userinfo, fragment) has both strong left-to-right and strong right-to-left characters. RFC 3987 §4.2 asks that a component not mix directions, so that its display order is predictable.";
+        "A component (host label, path segment, query name or value, userinfo, fragment) has both strong left-to-right and strong right-to-left characters. RFC 3987 §4.2 asks that a component not mix directions, so that its display order is predictable. The labels of a host with a right-to-left label follow RFC 5893 (the bidi rule of IDNA), which RFC 3987 §4.2 cites for host names: a right-to-left label has no left-to-right character (rule 2) and not both European and Arabic-Indic digits (rule 4), a left-to-right one no right-to-left character or Arabic-Indic digit (rule 5).";
     BidiRtlComponentBoundary = "BIDI_RTL_COMPONENT_BOUNDARY", Warning, "RFC 3987 §4.2 rule 2",
-        "A component with right-to-left characters does not start and end with one. RFC 3987 §4.2 asks that such a component start and end with right-to-left characters, so that neighbouring components and delimiters do not reorder around it.";
+        "A component with right-to-left characters does not start and end with one (trailing non-spacing marks belong to the character before them). RFC 3987 §4.2 asks that such a component start and end with right-to-left characters, so that neighbouring components and delimiters do not reorder around it. The labels of a host with a right-to-left label follow RFC 5893 instead: every label starts with a letter (rule 1); a right-to-left label ends with a right-to-left letter, a European or an Arabic-Indic digit (rule 3: `עברית-123` is fine), a left-to-right one with a letter or a European digit (rule 6), either followed by non-spacing marks.";
     NotNfc = "NOT_NFC", Warning, "RFC 3987 §3.1 step 1b",
         "The component is not in Unicode Normalization Form C. IRIs created from text should be in NFC (RFC 3987 §3.1, 3987bis §3.1); comparison does not normalize (RFC 3987 §5.3.2.2), so a non-NFC IRI fails to match the NFC one a user types. `iri normalize --nfc` fixes it.";
     NotNfkc = "NOT_NFKC", Info, "3987bis §8.5",
@@ -116,15 +117,15 @@ catalogue! {
     LookalikeCharacter = "LOOKALIKE_CHARACTER", Warning, "3987bis §5.1(b)",
         "A character with a strong visual look-alike, which 3987bis §5.1(b) says to avoid: full-width Latin letters, digits and symbols (U+FF01-FF5E), half-width Katakana (U+FF61-FF9F), and look-alikes of space and of the delimiters (fraction and division slashes, one dot leader, small and full-width punctuation).";
     PercentEncodingNotUtf8 = "PERCENT_ENCODING_NOT_UTF8", Warning, "3987bis §5.4",
-        "Percent-encoded octets that are not UTF-8 (a legacy encoding such as ISO-8859-1, or a truncated sequence). They are valid in a URI but cannot become characters of an IRI (3987bis §4.2 step 3, §5.4).";
+        "Percent-encoded octets that are not UTF-8 (a legacy encoding such as ISO-8859-1, a truncated sequence, a surrogate, or a lead octet C0, C1 or F5-FF not followed by the continuation octets of an overlong form: %C0 alone is Latin-1 'À'). They are valid in a URI but cannot become characters of an IRI (3987bis §4.2 step 3, §5.4).";
     PercentEncodingOverlongUtf8 = "PERCENT_ENCODING_OVERLONG_UTF8", Error, "RFC 3987 §8",
-        "An overlong UTF-8 form, percent-encoded (such as %C0%AF for '/'). RFC 3987 §8 warns that decoders accepting them let '/' or '.' slip past checks: a security hazard.";
+        "A complete overlong UTF-8 form, percent-encoded: a lead octet and all the continuation octets it announces, encoding a value that fits in fewer octets (%C0%AF and %E0%80%AF for '/', and the 4- to 6-octet forms). RFC 3987 §8 warns that decoders accepting them let '/' or '.' slip past checks: a security hazard. A lead octet without its continuation octets decodes to nothing and is PERCENT_ENCODING_NOT_UTF8.";
     PercentEncodedUnreserved = "PERCENT_ENCODED_UNRESERVED", Info, "RFC 3986 §2.3",
         "A percent-encoding of an unreserved character (a letter, a digit, '-', '.', '_' or '~'). RFC 3986 §2.3 says these should be written as themselves; normalization decodes them.";
     PercentEncodingLowercase = "PERCENT_ENCODING_LOWERCASE", Info, "RFC 3986 §2.1",
         "A percent-encoding with lowercase hex digits. RFC 3986 §2.1 says producers should use uppercase; normalization does.";
     PasswordInUserinfo = "PASSWORD_IN_USERINFO", Warning, "RFC 3986 §3.2.1",
-        "The userinfo has the form user:password. RFC 3986 §3.2.1 deprecates it: the password is in the clear wherever the IRI is shown or stored.";
+        "The userinfo has the form user:password with a non-empty password. RFC 3986 §3.2.1 deprecates it: the password is in the clear wherever the IRI is shown or stored. An empty password (`user:@host`) is not one: the RFC itself treats \"the empty string (indicating no password)\" apart.";
     PortOutOfRange = "PORT_OUT_OF_RANGE", Error, "RFC 3986 §3.2.3",
         "The port is larger than 65535. The grammar allows any digits, but no transport has such a port.";
     DefaultPort = "DEFAULT_PORT", Info, "RFC 3986 §6.2.3",
@@ -134,7 +135,7 @@ catalogue! {
     EmptyHost = "EMPTY_HOST", Error, "RFC 9110 §4.2.1",
         "The IRI's scheme needs a host (http, https, ws, wss, ftp) and the host is empty or absent.";
     InvalidIdn = "INVALID_IDN", Error, "3987bis §3.4.2",
-        "The registered name of a DNS scheme is not a valid internationalized domain name: IDNA (UTS #46) rejects it, so it cannot be converted to the xn-- form 3987bis §3.4.2 needs for resolution.";
+        "The registered name of a DNS scheme is internationalized (after percent-decoding it has a non-ASCII character or an xn-- label) and IDNA rejects it, so it cannot be converted to the xn-- form 3987bis §3.4.2 needs for resolution. The test is the conversion `iri to-uri --idna` makes: percent-encodings decoded when all are UTF-8, then UTS #46 ToASCII with UseSTD3ASCIIRules (RFC 3987 §3.1), CheckHyphens and VerifyDnsLength (RFC 5891 §4.2.3.1, §5.4) on the whole name; a trailing root dot is fine. A name with a percent-encoding that is not UTF-8 is left to PERCENT_ENCODING_NOT_UTF8.";
     UppercaseHost = "UPPERCASE_HOST", Info, "RFC 3986 §3.2.2",
         "An ASCII registered name with uppercase letters. Hosts are case-insensitive and RFC 3986 §3.2.2 says producers should use lowercase.";
     DotSegment = "DOT_SEGMENT", Warning, "RFC 3986 §3.3",
@@ -144,7 +145,7 @@ catalogue! {
     UppercaseScheme = "UPPERCASE_SCHEME", Info, "RFC 3986 §3.1",
         "The scheme has uppercase letters. Schemes are case-insensitive and RFC 3986 §3.1 says producers should use lowercase.";
     LeiriOnlyCharacter = "LEIRI_ONLY_CHARACTER", Error, "3987bis §6.3",
-        "A character a LEIRI allows and an IRI does not (3987bis §6.3 groups them: space, the delimiters <>\", the unwise characters \\^`{|}, controls, specials, private use outside the query, tags, non-characters). Convert the LEIRI to an IRI with `iri to-uri --profile leiri`.";
+        "A character a LEIRI allows and an IRI does not (3987bis §6.3 groups them: space, the delimiters <>\", the unwise characters \\^`{|}, controls, bidi formatting characters, specials, private use outside the query, tags, non-characters). Convert the LEIRI to an IRI with `iri to-uri --profile leiri`.";
 }
 
 impl fmt::Display for Code {
@@ -307,7 +308,7 @@ pub fn check(input: &str, options: &CheckOptions) -> Report {
         list: Vec::new(),
     };
     match IriRef::parse_with(input, &ParseOptions::new().profile(options.profile)) {
-        Ok(r) => check_parsed(&r, options.profile, &mut found),
+        Ok(r) => check_parsed(&r, options, &mut found),
         Err(e) => found.push(
             Code::SyntaxError,
             e.byte(),
@@ -419,7 +420,13 @@ fn component_at(r: &IriRef<&str>, i: usize) -> Component {
         .map_or(Component::Input, |(c, _)| c)
 }
 
-fn check_parsed(r: &IriRef<&str>, profile: Profile, found: &mut Findings<'_>) {
+fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'_>) {
+    let profile = options.profile;
+    // LEIRIs lift RFC 3987 §4.1's ban on bidi formatting characters
+    // (3987bis §6.1) and list them among the characters a LEIRI allows and
+    // an IRI does not (§6.3): under the leiri profile or preset they are
+    // LEIRI_ONLY_CHARACTER.
+    let leiri = profile == Profile::Leiri || options.severities.preset == Preset::Leiri;
     let input = r.as_str();
     let scheme = r.scheme().map(str::to_ascii_lowercase);
     let scheme = scheme.as_deref();
@@ -429,11 +436,12 @@ fn check_parsed(r: &IriRef<&str>, profile: Profile, found: &mut Findings<'_>) {
         let end = i + c.len_utf8();
         let component = component_at(r, i);
         let cp = c as u32;
-        if chars::is_bidi_formatting(c) {
+        let bidi_formatting = chars::is_bidi_formatting(c);
+        if bidi_formatting && !leiri {
             found.push(Code::BidiFormattingCharacter, i, end, component,
                 format!("U+{cp:04X} is a bidi formatting character, which an IRI must not contain: remove it"));
         }
-        if matches!(c, '\u{200C}' | '\u{200D}') {
+        if chars::is_joiner(c) {
             let name = if c == '\u{200C}' {
                 "ZERO WIDTH NON-JOINER"
             } else {
@@ -447,7 +455,7 @@ fn check_parsed(r: &IriRef<&str>, profile: Profile, found: &mut Findings<'_>) {
                 format!("{name} (U+{cp:04X}) is invisible: avoid it unless the script needs it"),
             );
         }
-        if let Some(group) = lookalike(c) {
+        if let Some(group) = chars::lookalike(c) {
             found.push(
                 Code::LookalikeCharacter,
                 i,
@@ -460,8 +468,10 @@ fn check_parsed(r: &IriRef<&str>, profile: Profile, found: &mut Findings<'_>) {
             found.push(Code::PrivateUseCharacter, i, end, component,
                 format!("U+{cp:04X} is a private-use character, whose meaning needs a private agreement"));
         }
-        if profile == Profile::Leiri {
-            let in_iri = if c.is_ascii() {
+        if leiri {
+            let in_iri = if bidi_formatting {
+                false
+            } else if c.is_ascii() {
                 c.is_ascii_graphic() && !"<>\"\\^`{|}".contains(c)
             } else {
                 chars::is_ucschar(c)
@@ -486,6 +496,19 @@ fn check_parsed(r: &IriRef<&str>, profile: Profile, found: &mut Findings<'_>) {
     // Percent-encodings.
     check_percent_encodings(r, found);
 
+    // RFC 5893: the bidi rule holds for every label of a host with a
+    // right-to-left label ("a domain name containing at least one character
+    // with Bidi property R, AL, or AN").
+    let bidi_domain = match r.host() {
+        Some(Host::RegName(h)) => h.chars().any(|c| {
+            matches!(
+                unicode_bidi::bidi_class(c),
+                BidiClass::R | BidiClass::AL | BidiClass::AN
+            )
+        }),
+        _ => false,
+    };
+
     // Unicode normalization and combining marks, by component piece.
     for (component, start, end) in pieces(r) {
         let piece = &input[start..end];
@@ -494,7 +517,13 @@ fn check_parsed(r: &IriRef<&str>, profile: Profile, found: &mut Findings<'_>) {
             found.push(Code::CombiningMarkAtComponentStart, start, start + c.len_utf8(), component,
                 format!("the {} starts with the combining mark U+{:04X}, which will display on the delimiter before it", component.name(), c as u32));
         }
-        check_bidi(piece, start, component, found);
+        if component == Component::Host {
+            if bidi_domain {
+                check_bidi_label(piece, start, found);
+            }
+        } else {
+            check_bidi(piece, start, component, found);
+        }
         if piece.is_ascii() {
             continue;
         }
@@ -536,7 +565,9 @@ fn check_parsed(r: &IriRef<&str>, profile: Profile, found: &mut Findings<'_>) {
         }
     }
     if let Some(u) = r.userinfo() {
-        if let Some(colon) = u.find(':') {
+        // "unless the data after the colon is the empty string (indicating
+        // no password)" (RFC 3986 §3.2.1).
+        if let Some(colon) = u.find(':').filter(|&colon| colon + 1 < u.len()) {
             let start = found.offset(u) + colon;
             found.push(
                 Code::PasswordInUserinfo,
@@ -624,14 +655,18 @@ fn check_parsed(r: &IriRef<&str>, profile: Profile, found: &mut Findings<'_>) {
             );
         }
         if needs_host && !h.is_empty() {
-            let decoded = crate::convert::decode(h, |c| !c.is_ascii());
-            let idn = !decoded.is_ascii()
-                || decoded
-                    .split('.')
-                    .any(|l| l.len() >= 4 && l[..4].eq_ignore_ascii_case("xn--"));
-            if idn && !decoded.contains('%') && idna::domain_to_ascii_strict(&decoded).is_err() {
-                found.push(Code::InvalidIdn, start, start + h.len(), Component::Host,
-                    format!("IDNA rejects the host {decoded:?}: it is not a valid internationalized domain name"));
+            // The conversion `iri to-uri --idna` makes (3987bis §3.4.2).
+            if let IdnaName::Rejected(label) = convert::ireg_name_to_ascii(h) {
+                found.push(
+                    Code::InvalidIdn,
+                    start,
+                    start + h.len(),
+                    Component::Host,
+                    format!(
+                        "IDNA rejects the label {label:?} of the host: {}",
+                        convert::idna_reason(&label)
+                    ),
+                );
             }
         }
     }
@@ -671,22 +706,29 @@ fn check_percent_encodings(r: &IriRef<&str>, found: &mut Findings<'_>) {
         };
         let component = component_at(r, i);
         let lower = |j: usize| input[j + 1..j + 3].bytes().any(|x| x.is_ascii_lowercase());
-        // The run of encoded octets that may form one UTF-8 sequence.
+        // The run of encoded octets that may form one sequence, by the
+        // length its first octet announces, as a lax decoder reads it
+        // (RFC 2279 still had 5- and 6-octet forms).
         let want = match first {
             0x00..=0x7F => 1,
             0xC0..=0xDF => 2,
             0xE0..=0xEF => 3,
             0xF0..=0xF7 => 4,
+            0xF8..=0xFB => 5,
+            0xFC..=0xFD => 6,
             _ => 1,
         };
-        let mut seq = vec![first];
-        while seq.len() < want {
-            match octet(i + 3 * seq.len()) {
-                Some(o) if o & 0xC0 == 0x80 => seq.push(o),
+        let mut octets = [first, 0, 0, 0, 0, 0];
+        let mut len = 1;
+        while len < want {
+            match octet(i + 3 * len) {
+                Some(o) if o & 0xC0 == 0x80 => octets[len] = o,
                 _ => break,
             }
+            len += 1;
         }
-        let end = i + 3 * seq.len();
+        let seq = &octets[..len];
+        let end = i + 3 * len;
         for k in 0..seq.len() {
             if lower(i + 3 * k) {
                 found.push(
@@ -716,7 +758,7 @@ fn check_percent_encodings(r: &IriRef<&str>, found: &mut Findings<'_>) {
                     ),
                 );
             }
-        } else if overlong(&seq) {
+        } else if len == want && overlong(seq) {
             found.push(
                 Code::PercentEncodingOverlongUtf8,
                 i,
@@ -727,7 +769,7 @@ fn check_percent_encodings(r: &IriRef<&str>, found: &mut Findings<'_>) {
                     &input[i..end]
                 ),
             );
-        } else if seq.len() != want || std::str::from_utf8(&seq).is_err() {
+        } else if len != want || std::str::from_utf8(seq).is_err() {
             found.push(Code::PercentEncodingNotUtf8, i, end, component,
                 format!("{} is not UTF-8, so it cannot become a character of an IRI (a legacy encoding?)", &input[i..end]));
         }
@@ -735,18 +777,31 @@ fn check_percent_encodings(r: &IriRef<&str>, found: &mut Findings<'_>) {
     }
 }
 
-/// An overlong UTF-8 sequence: a 2-octet form of ASCII (C0, C1 leads), or a
-/// longer form of what fits in fewer octets (E0 80-9F, F0 80-8F).
+/// A complete overlong sequence: a lead octet and all the continuation
+/// octets it announces, encoding a value that fits in fewer octets
+/// (`C0 AF` for '/', `E0 80 AF`, `F0 80 80 AF`, and the 5- and 6-octet
+/// forms of RFC 2279). A lone C0 or C1, or one followed by an octet that
+/// does not continue it, is no character at all: legacy text (Latin-1 'À',
+/// 'Á'), not an overlong form.
 fn overlong(seq: &[u8]) -> bool {
-    match seq {
-        [0xC0 | 0xC1, ..] => true,
-        [0xE0, second, ..] => *second < 0xA0,
-        [0xF0, second, ..] => *second < 0x90,
-        _ => false,
+    let n = seq.len();
+    if !(2..=6).contains(&n) {
+        return false;
     }
+    let payload = 7 - n as u32;
+    let value = seq[1..]
+        .iter()
+        .fold(u32::from(seq[0]) & ((1 << payload) - 1), |v, &b| {
+            (v << 6) | u32::from(b & 0x3F)
+        });
+    value < [0x80, 0x800, 0x1_0000, 0x20_0000, 0x400_0000][n - 2]
 }
 
-/// RFC 3987 §4.2 rules 1 and 2 on one piece.
+/// RFC 3987 §4.2 rules 1 and 2 on one piece that is not a host label: no
+/// mixing of strong left-to-right and right-to-left characters, and a
+/// piece with right-to-left characters starts and ends with one, trailing
+/// non-spacing marks allowed (they belong to the character before them, as
+/// RFC 5893 rule 3 allows for labels).
 fn check_bidi(piece: &str, start: usize, component: Component, found: &mut Findings<'_>) {
     let class = |c: char| unicode_bidi::bidi_class(c);
     let rtl = |c: char| matches!(class(c), BidiClass::R | BidiClass::AL);
@@ -767,7 +822,11 @@ fn check_bidi(piece: &str, start: usize, component: Component, found: &mut Findi
         );
     }
     let first = piece.chars().next().is_some_and(rtl);
-    let last = piece.chars().next_back().is_some_and(rtl);
+    let last = piece
+        .chars()
+        .rev()
+        .find(|&c| class(c) != BidiClass::NSM)
+        .is_some_and(rtl);
     if !(first && last) {
         found.push(
             Code::BidiRtlComponentBoundary,
@@ -787,26 +846,67 @@ fn check_bidi(piece: &str, start: usize, component: Component, found: &mut Findi
     }
 }
 
-/// The §5.1(b) look-alike group of `c`, if it is in one.
-fn lookalike(c: char) -> Option<&'static str> {
-    Some(match c {
-        '\u{FF01}'..='\u{FF5E}' => "a full-width form of an ASCII character",
-        '\u{FF61}'..='\u{FF9F}' => "a half-width Katakana character",
-        '\u{00A0}'
-        | '\u{1680}'
-        | '\u{2000}'..='\u{200A}'
-        | '\u{202F}'
-        | '\u{205F}'
-        | '\u{3000}' => "a look-alike of space",
-        '\u{2044}' | '\u{2215}' | '\u{29F8}' | '\u{2024}' | '\u{FE52}' | '\u{FE55}'
-        | '\u{FE56}' | '\u{FE5F}' | '\u{FE6B}' | '\u{A789}' | '\u{2236}' | '\u{0589}'
-        | '\u{3002}' => "a look-alike of a delimiter",
-        _ => return None,
-    })
+/// The bidi rule of RFC 5893 §2 on one label of a host that has a
+/// right-to-left label: rule 1 (a label starts with L, R or AL), rules 2
+/// and 5 (no left-to-right characters in a right-to-left label and the
+/// reverse, reported as `BIDI_MIXED_DIRECTION`), rule 4 (not both European
+/// and Arabic-Indic digits, the same code), rules 3 and 6 (a right-to-left
+/// label ends with R, AL, EN or AN, a left-to-right one with L or EN, then
+/// any non-spacing marks; `BIDI_RTL_COMPONENT_BOUNDARY`).
+fn check_bidi_label(label: &str, start: usize, found: &mut Findings<'_>) {
+    use BidiClass::{AL, AN, EN, L, NSM, R};
+    let class = |c: char| unicode_bidi::bidi_class(c);
+    let has = |classes: &[BidiClass]| label.chars().any(|c| classes.contains(&class(c)));
+    let end = start + label.len();
+    let first = label.chars().next().map(class);
+    let last = label.chars().rev().map(class).find(|&c| c != NSM);
+    let rtl = matches!(first, Some(R | AL));
+    let ltr = first == Some(L);
+    let mixed = if rtl {
+        has(&[L]).then_some("mixes left-to-right and right-to-left characters")
+    } else if ltr {
+        has(&[R, AL, AN]).then_some(
+            "starts left-to-right but has right-to-left characters or Arabic-Indic digits",
+        )
+    } else {
+        (has(&[L]) && has(&[R, AL])).then_some("mixes left-to-right and right-to-left characters")
+    };
+    let digits =
+        (rtl && has(&[EN]) && has(&[AN])).then_some("has both European and Arabic-Indic digits");
+    for what in [mixed, digits].into_iter().flatten() {
+        found.push(
+            Code::BidiMixedDirection,
+            start,
+            end,
+            Component::Host,
+            format!("this label of the host {what} (RFC 5893)"),
+        );
+    }
+    let boundary = if !(rtl || ltr) {
+        Some("does not start with a letter (RFC 5893 rule 1)")
+    } else if rtl && !matches!(last, Some(R | AL | EN | AN)) {
+        Some("is right-to-left but does not end with a right-to-left letter or a digit (RFC 5893 rule 3)")
+    } else if ltr && !matches!(last, Some(L | EN)) {
+        Some("is left-to-right, in a host with right-to-left labels, but does not end with a letter or a digit (RFC 5893 rule 6)")
+    } else {
+        None
+    };
+    if let Some(what) = boundary {
+        found.push(
+            Code::BidiRtlComponentBoundary,
+            start,
+            end,
+            Component::Host,
+            format!("this label of the host {what}"),
+        );
+    }
 }
 
 /// The §6.3 group of a character a LEIRI allows and an IRI does not.
 fn leiri_group(c: char) -> &'static str {
+    if chars::is_bidi_formatting(c) {
+        return "a bidi formatting character";
+    }
     match c as u32 {
         0x20 => "space",
         0x22 | 0x3C | 0x3E => "a delimiter of IRIs in plain text",

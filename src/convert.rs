@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
+use unicode_normalization::char::is_combining_mark;
 
 use crate::chars;
 use crate::{Component, Host, IriRef, ParseError, ParseOptions, Profile};
@@ -84,9 +85,12 @@ impl ToUriOptions {
 pub enum ConvertError {
     /// The input does not parse.
     Parse(ParseError),
-    /// IDNA (3987bis §3.4.2) rejects a label of the registered name.
+    /// IDNA ToASCII (3987bis §3.4.2, with UseSTD3ASCIIRules, CheckHyphens
+    /// and VerifyDnsLength) rejects a label of the registered name.
     Idna {
-        /// The label, as it was after percent-decoding.
+        /// The label, as it was after percent-decoding; the whole name when
+        /// no label fails on its own (a rule on the whole name: its length,
+        /// or the bidi rule of RFC 5893 across labels).
         label: String,
     },
     /// No charset has this label.
@@ -99,7 +103,8 @@ impl fmt::Display for ConvertError {
             ConvertError::Parse(e) => f.write_str(&e.message()),
             ConvertError::Idna { label } => write!(
                 f,
-                "IDNA rejects the host label {label:?} (3987bis §3.4.2): convert without --idna to percent-encode it instead (§3.4.1)"
+                "IDNA rejects the host label {label:?} (3987bis §3.4.2): {}; convert without --idna to percent-encode it instead (§3.4.1)",
+                idna_reason(label)
             ),
             ConvertError::UnknownCharset(l) => write!(
                 f,
@@ -175,7 +180,7 @@ fn convert_to_uri(
     let r = IriRef::parse_with(input, &ParseOptions::new().profile(options.profile))?;
     // §3.4: the registered name, by IDNA when asked.
     let host_converted = match (options.idna, r.host()) {
-        (true, Some(Host::RegName(name))) => Some(idna_host(name)?),
+        (true, Some(Host::RegName(name))) => idna_host(name)?,
         _ => None,
     };
     // §3.5: the query of http(s) in the document's charset.
@@ -324,38 +329,155 @@ fn show_octets(text: &str, charset: Option<&'static encoding_rs::Encoding>) -> S
     out
 }
 
-/// §3.4.2: percent-encodings that form UTF-8 decoded, then each label with
-/// non-ASCII characters through IDNA ToASCII (UTS #46); ASCII labels stay.
-fn idna_host(name: &str) -> Result<String, ConvertError> {
-    let decoded = decode_utf8_percent(name);
-    let mut out = String::with_capacity(decoded.len());
-    for (i, label) in decoded.split('.').enumerate() {
-        if i > 0 {
-            out.push('.');
-        }
-        if label.is_ascii() {
-            out.push_str(label);
-            continue;
-        }
-        match idna::domain_to_ascii(label) {
-            Ok(a) if !a.is_empty() && !a.contains('.') => out.push_str(&a),
-            _ => {
-                return Err(ConvertError::Idna {
-                    label: label.to_owned(),
-                })
-            }
-        }
-    }
-    Ok(out)
+/// What 3987bis §3.4.2 makes of an `ireg-name`: the one implementation of
+/// "decode the name and run ToASCII on its labels", shared by [`to_uri`]
+/// with IDNA and the checker's `INVALID_IDN`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum IdnaName {
+    /// Not an internationalized name: after decoding it is ASCII and has no
+    /// `xn--` label, so there is nothing to convert; the field is left as
+    /// is (and §3.3 applies).
+    NotIdn,
+    /// A percent-encoding is not UTF-8: "leave the entire field as is
+    /// without any change, since punycode encoding would not succeed"
+    /// (§3.4.2), and §3.3 applies.
+    NotUtf8,
+    /// The name after ToASCII.
+    Ascii(String),
+    /// ToASCII fails on this label (percent-decoded), or on the whole name
+    /// when no label fails on its own.
+    Rejected(String),
 }
 
-/// Decodes the runs of percent-encodings that form valid UTF-8 (of
-/// non-ASCII characters); everything else stays.
-fn decode_utf8_percent(text: &str) -> String {
-    decode(text, |c| !c.is_ascii())
+/// 3987bis §3.4.2 on an `ireg-name`: if every percent-encoding is UTF-8,
+/// all are decoded; then, if the name is internationalized (a non-ASCII
+/// character or an `xn--` label), the whole name goes through UTS #46
+/// ToASCII with UseSTD3ASCIIRules, CheckHyphens and VerifyDnsLength (RFC
+/// 3987 §3.1; RFC 5891 §4.2.3.1, §5.4), a trailing root dot allowed.
+pub(crate) fn ireg_name_to_ascii(name: &str) -> IdnaName {
+    let Some(decoded) = decode_all_utf8(name) else {
+        return IdnaName::NotUtf8;
+    };
+    let a_label = |l: &str| l.get(..4).is_some_and(|p| p.eq_ignore_ascii_case("xn--"));
+    if decoded.is_ascii() && !decoded.split('.').any(a_label) {
+        return IdnaName::NotIdn;
+    }
+    match uts46_to_ascii(&decoded, idna::uts46::DnsLength::VerifyAllowRootDot) {
+        Some(ascii) => IdnaName::Ascii(ascii.into_owned()),
+        None => {
+            let labels = decoded.strip_suffix('.').unwrap_or(&decoded);
+            let label = labels
+                .split('.')
+                .find(|l| uts46_to_ascii(l, idna::uts46::DnsLength::Verify).is_none())
+                .unwrap_or(&decoded);
+            IdnaName::Rejected(label.to_owned())
+        }
+    }
+}
+
+fn uts46_to_ascii(name: &str, length: idna::uts46::DnsLength) -> Option<Cow<'_, str>> {
+    use idna::uts46::{AsciiDenyList, Hyphens, Uts46};
+    Uts46::new()
+        .to_ascii(name.as_bytes(), AsciiDenyList::STD3, Hyphens::Check, length)
+        .ok()
+}
+
+/// Why ToASCII rejects `label` (as [`IdnaName::Rejected`] gives it), in a
+/// few words naming the rule.
+pub(crate) fn idna_reason(label: &str) -> String {
+    let ldh = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.';
+    if let Some(c) = label.chars().find(|&c| c.is_ascii() && !ldh(c)) {
+        let shown = if c.is_ascii_graphic() {
+            format!("'{c}'")
+        } else {
+            format!("U+{:04X}", c as u32)
+        };
+        return format!(
+            "{shown} is not a letter, digit or hyphen (UseSTD3ASCIIRules, RFC 3987 §3.1)"
+        );
+    }
+    if label.is_empty() || label.contains("..") {
+        return "a label is empty (VerifyDnsLength)".into();
+    }
+    let a_label = label
+        .get(..4)
+        .is_some_and(|p| p.eq_ignore_ascii_case("xn--"));
+    if label.starts_with('-') || label.ends_with('-') {
+        return "a label starts or ends with a hyphen (CheckHyphens, RFC 5891 §4.2.3.1)".into();
+    }
+    if !a_label && label.get(2..4) == Some("--") {
+        return "\"--\" in the third and fourth positions is reserved for A-labels such as xn-- (CheckHyphens, RFC 5891 §4.2.3.1)".into();
+    }
+    if a_label {
+        return "it is not a valid A-label: its Punycode does not decode to a valid U-label (RFC 5891 §5.4)".into();
+    }
+    if uts46_to_ascii(label, idna::uts46::DnsLength::Ignore).is_some() {
+        return if label.contains('.') {
+            "the name is longer than 253 octets in ASCII (VerifyDnsLength)".into()
+        } else {
+            "its A-label is longer than 63 octets (VerifyDnsLength, RFC 5891 §5.4)".into()
+        };
+    }
+    "a character IDNA disallows, or a break of its joiner (CONTEXTJ) or bidi (RFC 5893) rules"
+        .into()
+}
+
+/// The octet of the percent-encoding at `i`, if one starts there.
+fn pct_octet(b: &[u8], i: usize) -> Option<u8> {
+    let hex = |x: u8| char::from(x).to_digit(16);
+    match b.get(i..i + 3)? {
+        [b'%', h, l] => Some((hex(*h)? * 16 + hex(*l)?) as u8),
+        _ => None,
+    }
+}
+
+/// `text` with every percent-encoding decoded, when each run of them is
+/// UTF-8 (3987bis §3.4.2 step 1); `None` when one is not.
+fn decode_all_utf8(text: &str) -> Option<Cow<'_, str>> {
+    if !text.contains('%') {
+        return Some(Cow::Borrowed(text));
+    }
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut run = Vec::new();
+    let mut i = 0;
+    while i <= b.len() {
+        if let Some(o) = pct_octet(b, i) {
+            run.push(o);
+            i += 3;
+            continue;
+        }
+        out.push_str(std::str::from_utf8(&run).ok()?);
+        run.clear();
+        let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
+            break;
+        };
+        out.push(c);
+        i += c.len_utf8();
+    }
+    Some(Cow::Owned(out))
+}
+
+/// §3.4.2 for [`to_uri`]: the converted name, `None` to leave the field to
+/// §3.3, or the error naming the label ToASCII rejects.
+fn idna_host(name: &str) -> Result<Option<String>, ConvertError> {
+    match ireg_name_to_ascii(name) {
+        IdnaName::Ascii(a) => Ok(Some(a)),
+        IdnaName::NotIdn | IdnaName::NotUtf8 => Ok(None),
+        IdnaName::Rejected(label) => Err(ConvertError::Idna { label }),
+    }
 }
 
 /// URI → IRI (3987bis §4.2 steps 1–7; RFC 3987 §3.2).
+///
+/// Step 4 keeps percent-encoded, besides what §2.2 does not allow where it
+/// stands, the characters §5.1 and RFC 3987 §4.1 advise against: bidi
+/// formatting characters, ZWJ and ZWNJ and other invisible characters,
+/// look-alikes (compatibility characters such as full-width `Ａ`, the
+/// characters Nameprep excludes, look-alikes of space and of the
+/// delimiters), and a combining mark at the start of a component.
+/// [`ToIriOptions::decode_all`] decodes all but the bidi formatting
+/// characters.
 ///
 /// ```
 /// use iribis::{to_iri, ToIriOptions};
@@ -364,6 +486,9 @@ fn decode_utf8_percent(text: &str) -> String {
 /// assert_eq!(to_iri("http://www.example.org/D%C3%BCrst", &o)?, "http://www.example.org/Dürst");
 /// assert_eq!(to_iri("http://www.example.org/r%E9sum%E9.html", &o)?, "http://www.example.org/r%E9sum%E9.html");
 /// assert_eq!(to_iri("http://xn--99zt52a.example.org/%e2%80%ae", &o)?, "http://納豆.example.org/%E2%80%AE");
+/// // Full-width 'Ａ' looks like 'A' (§5.1(b)).
+/// assert_eq!(to_iri("http://h/%EF%BC%A1", &o)?, "http://h/%EF%BC%A1");
+/// assert_eq!(to_iri("http://h/%EF%BC%A1", &o.decode_all(true))?, "http://h/Ａ");
 /// # Ok::<(), iribis::ConvertError>(())
 /// ```
 pub fn to_iri(input: &str, options: &ToIriOptions) -> Result<String, ConvertError> {
@@ -377,17 +502,22 @@ pub fn to_iri(input: &str, options: &ToIriOptions) -> Result<String, ConvertErro
 #[derive(Clone, Copy, Debug)]
 pub struct ToIriOptions {
     idna: bool,
+    decode_all: bool,
 }
 
 impl Default for ToIriOptions {
     fn default() -> Self {
-        ToIriOptions { idna: true }
+        ToIriOptions {
+            idna: true,
+            decode_all: false,
+        }
     }
 }
 
 impl ToIriOptions {
     /// The default: step 7 converts `xn--` labels of [`crate::DNS_SCHEMES`]
-    /// hosts with ToUnicode.
+    /// hosts with ToUnicode, and step 4 keeps the characters 3987bis §5.1
+    /// advises against percent-encoded.
     pub fn new() -> Self {
         Self::default()
     }
@@ -395,6 +525,25 @@ impl ToIriOptions {
     /// With `false`, `xn--` labels stay as they are (`iri to-iri --no-idna`).
     pub fn idna(mut self, idna: bool) -> Self {
         self.idna = idna;
+        self
+    }
+
+    /// With `true`, step 4 decodes every character §2.2 allows where it
+    /// stands, the ones §5.1 advises against too (look-alikes, invisible
+    /// characters, combining marks at the start of a component); only the
+    /// bidi formatting characters, which RFC 3987 §4.1 says an IRI "MUST
+    /// NOT contain", stay encoded (`iri to-iri --decode-all`).
+    ///
+    /// ```
+    /// use iribis::{to_iri, ToIriOptions};
+    ///
+    /// let all = ToIriOptions::new().decode_all(true);
+    /// assert_eq!(to_iri("http://h/a%E2%80%8Db", &all)?, "http://h/a\u{200D}b");
+    /// assert_eq!(to_iri("http://h/a%E2%80%8Db", &ToIriOptions::new())?, "http://h/a%E2%80%8Db");
+    /// # Ok::<(), iribis::ConvertError>(())
+    /// ```
+    pub fn decode_all(mut self, decode_all: bool) -> Self {
+        self.decode_all = decode_all;
         self
     }
 }
@@ -416,47 +565,69 @@ pub fn to_iri_steps(input: &str, options: &ToIriOptions) -> Result<Vec<Step>, Co
 }
 
 /// URI → IRI: the seven steps when `steps`, else only the last (the
-/// result), which skips the work of the others: a piece without "%" comes
-/// out of steps 1-6 unchanged.
+/// result). Each component is walked once, without a buffer per octet: the
+/// result takes one string about as long as the input.
 fn convert_to_iri(
     input: &str,
     options: &ToIriOptions,
     steps: bool,
 ) -> Result<Vec<Step>, ConvertError> {
     let r = IriRef::parse(input)?;
-    let mut texts: [String; 7] = Default::default();
     let scheme = r.scheme().map(str::to_ascii_lowercase);
     let dns = options.idna
         && scheme
             .as_deref()
             .is_some_and(|s| crate::DNS_SCHEMES.contains(&s))
         && matches!(r.host(), Some(Host::RegName(_)));
-    // Each piece of the reference after steps 1-6, and after step 7.
+    let decode_all = options.decode_all;
+    let count = if steps { 7 } else { 1 };
+    let mut texts: Vec<String> = (0..count)
+        .map(|_| String::with_capacity(input.len()))
+        .collect();
+    let mut host = String::new();
+    // Each piece of the reference after each step (or the last only).
     let mut push = |piece: &str, component: Option<Component>| {
         let is_dns_host = dns && component == Some(Component::Host);
-        if !steps {
-            let sixth = match component {
-                Some(c) if piece.contains('%') => Cow::Owned(final_of(piece, c)),
-                _ => Cow::Borrowed(piece),
-            };
+        let Some(component) = component.filter(|_| piece.contains('%')) else {
+            // Nothing to decode: steps 1-6 leave the piece as it is.
+            let (before, last) = texts.split_at_mut(count - 1);
+            for t in before {
+                t.push_str(piece);
+            }
             if is_dns_host {
-                texts[6].push_str(&to_unicode_labels(&sixth));
+                last[0].push_str(&to_unicode_labels(piece, decode_all));
             } else {
-                texts[6].push_str(&sixth);
+                last[0].push_str(piece);
             }
             return;
-        }
-        let rendered = match component {
-            Some(c) => steps_of(piece, c),
-            None => std::array::from_fn(|_| piece.to_owned()),
         };
-        let seventh = if is_dns_host {
-            to_unicode_labels(&rendered[5])
+        let keep = |c: char, before: Before| appropriate_at(c, component, before, decode_all);
+        host.clear();
+        if steps {
+            texts[0].push_str(piece);
+            let (head, tail) = texts.split_at_mut(5);
+            let [_, two, three, four, five] = head else {
+                unreachable!("seven texts")
+            };
+            walk(piece, &keep, &mut |t| {
+                render(two, &t, Stage::Decoded);
+                render(three, &t, Stage::Utf8Checked);
+                render(four, &t, Stage::Appropriate);
+                render(five, &t, Stage::Appropriate);
+                render(&mut host, &t, Stage::Final);
+            });
+            tail[0].push_str(&host);
+            if is_dns_host {
+                tail[1].push_str(&to_unicode_labels(&host, decode_all));
+            } else {
+                tail[1].push_str(&host);
+            }
+        } else if is_dns_host {
+            walk(piece, &keep, &mut |t| render(&mut host, &t, Stage::Final));
+            texts[0].push_str(&to_unicode_labels(&host, decode_all));
         } else {
-            rendered[5].clone()
-        };
-        for (t, s) in texts.iter_mut().zip(rendered.into_iter().chain([seventh])) {
-            t.push_str(&s);
+            let out = &mut texts[0];
+            walk(piece, &keep, &mut |t| render(out, &t, Stage::Final));
         }
     };
     if let Some(s) = r.scheme() {
@@ -497,218 +668,204 @@ fn convert_to_iri(
         "the octets interpreted as UTF-8",
         "punycode labels of a DNS host converted with ToUnicode",
     ];
-    let first = if steps { 0 } else { 6 };
+    let first = 7 - count;
     Ok(texts
         .into_iter()
         .enumerate()
-        .skip(first)
         .map(|(i, text)| Step {
-            label: (i + 1).to_string(),
-            what: WHAT[i],
+            label: (first + i + 1).to_string(),
+            what: WHAT[first + i],
             text,
         })
         .collect())
 }
 
 /// Step 7: each `xn--` label through ToUnicode; a label that does not
-/// decode cleanly, or decodes to characters not allowed in an ireg-name,
-/// stays as it is.
-fn to_unicode_labels(host: &str) -> String {
-    host.split('.')
-        .map(|label| {
-            if !label
-                .get(..4)
-                .is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
-            {
-                return label.to_owned();
-            }
-            let (u, result) = idna::domain_to_unicode(label);
-            let clean = result.is_ok()
-                && !u.is_empty()
-                && u.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || chars::is_ucschar(c));
-            if clean {
-                u
-            } else {
-                label.to_owned()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(".")
+/// decode cleanly, or decodes to characters step 4 would keep encoded (not
+/// allowed in an `ireg-name`, or advised against by §5.1), stays as it is.
+fn to_unicode_labels(host: &str, decode_all: bool) -> String {
+    let mut out = String::with_capacity(host.len());
+    for (i, label) in host.split('.').enumerate() {
+        if i > 0 {
+            out.push('.');
+        }
+        if !label
+            .get(..4)
+            .is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
+        {
+            out.push_str(label);
+            continue;
+        }
+        let (u, result) = idna::domain_to_unicode(label);
+        let mut before = Before::Start;
+        let clean = result.is_ok()
+            && !u.is_empty()
+            && u.chars().all(|c| {
+                let ok = c.is_ascii_alphanumeric()
+                    || c == '-'
+                    || (!c.is_ascii() && appropriate_at(c, Component::Host, before, decode_all));
+                before = Before::Other;
+                ok
+            });
+        out.push_str(if clean { &u } else { label });
+    }
+    out
 }
 
-/// What a percent-encoded octet has become at one step.
-#[derive(Clone, Copy)]
-enum Octet<'a> {
-    /// Still percent-encoded, as written (`%e2`).
-    Encoded(&'a str),
-    /// Re-encoded in step 3 or 4 (uppercase).
-    Reencoded(u8),
-    /// Decoded into an octet.
-    Decoded(u8),
-    /// A character of the input that was not percent-encoded.
-    Char(&'a str),
+/// What precedes a character in the output, for 3987bis §5.1(c): a
+/// combining mark must not start a component, nor sit on a delimiter or on
+/// the hex digit of a percent-encoding.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Before {
+    /// The start of the component.
+    Start,
+    /// ASCII punctuation: a delimiter, or a character beside one.
+    Delimiter,
+    /// A percent-encoding that stays.
+    Encoded,
+    /// A letter, a digit or a non-ASCII character.
+    Other,
 }
 
-/// The octets of one component after steps 2, 3 and 4 of 3987bis §4.2.
-struct Stages<'a> {
-    tokens: Vec<Octet<'a>>,
-    step2: Vec<Octet<'a>>,
-    step3: Vec<Octet<'a>>,
-    step4: Vec<Octet<'a>>,
+impl Before {
+    fn of(c: char) -> Before {
+        if c.is_ascii() && !c.is_ascii_alphanumeric() {
+            Before::Delimiter
+        } else {
+            Before::Other
+        }
+    }
 }
 
-/// The text of one component after each of steps 1–6 of 3987bis §4.2.
-fn steps_of(text: &str, component: Component) -> [String; 6] {
-    let s = stages(text, component);
-    [
-        render(&s.tokens, false),
-        render(&s.step2, false),
-        render(&s.step3, false),
-        render(&s.step4, false),
-        // Step 5 (re-encoding the query for a legacy charset) is not done.
-        render(&s.step4, false),
-        render(&s.step4, true),
-    ]
+/// One piece of a component's text after steps 2–4 of 3987bis §4.2.
+enum Token<'a> {
+    /// Characters that were not percent-encoded.
+    Literal(&'a str),
+    /// A percent-encoding step 2 leaves as written: of '%', of a reserved
+    /// character or of ASCII not allowed in URIs.
+    Kept(&'a str),
+    /// An octet step 3 re-encodes: not part of strictly legal UTF-8.
+    NotUtf8(u8),
+    /// The percent-encodings of one character step 4 re-encodes.
+    NotAppropriate(&'a str),
+    /// The percent-encodings of one character, decoded.
+    Decoded(&'a str, char),
 }
 
-/// The text of one component after step 6 of 3987bis §4.2 only.
-fn final_of(text: &str, component: Component) -> String {
-    render(&stages(text, component).step4, true)
-}
-
-fn stages(text: &str, component: Component) -> Stages<'_> {
-    let tokens = tokenize(text);
-    // Step 2: decode but '%', reserved and ASCII not allowed in URIs.
-    let step2: Vec<Octet<'_>> = tokens
-        .iter()
-        .map(|t| match *t {
-            Octet::Encoded(s) => {
-                let b = hex_octet(s);
-                if b.is_ascii() && !(b.is_ascii_alphanumeric() || b"-._~".contains(&b)) {
-                    Octet::Encoded(s)
-                } else {
-                    Octet::Decoded(b)
-                }
-            }
-            other => other,
-        })
-        .collect();
-    // Step 3: octets outside strictly legal UTF-8 sequences re-encoded.
-    let mut step3 = step2.clone();
-    let mut step4 = step2.clone();
+/// Steps 2–4 of 3987bis §4.2 on one component's text, the tokens given to
+/// `emit` in order: `keep` decides which characters of strictly legal
+/// UTF-8 step 4 leaves decoded (ASCII is decoded when unreserved, by step
+/// 2).
+fn walk<'a>(text: &'a str, keep: &dyn Fn(char, Before) -> bool, emit: &mut dyn FnMut(Token<'a>)) {
+    let b = text.as_bytes();
+    let mut before = Before::Start;
+    let mut literal = 0;
     let mut i = 0;
-    while i < step2.len() {
-        let Octet::Decoded(first) = step2[i] else {
+    while i < b.len() {
+        let Some(first) = pct_octet(b, i) else {
             i += 1;
             continue;
         };
-        let len = utf8_len(first);
-        let run: Vec<u8> = step2[i..]
-            .iter()
-            .take(len.max(1))
-            .map_while(|t| match t {
-                Octet::Decoded(b) => Some(*b),
-                _ => None,
-            })
-            .collect();
-        match (len > 0 && run.len() == len)
-            .then(|| std::str::from_utf8(&run).ok())
-            .flatten()
-        {
-            Some(s) => {
-                let c = s.chars().next().unwrap_or('\0');
-                if !appropriate(c, component) {
-                    for k in 0..len {
-                        step4[i + k] = Octet::Reencoded(run[k]);
-                    }
-                }
-                i += len;
-            }
-            None => {
-                step3[i] = Octet::Reencoded(first);
-                step4[i] = Octet::Reencoded(first);
-                i += 1;
-            }
+        if literal < i {
+            let s = &text[literal..i];
+            before = s.chars().next_back().map_or(before, Before::of);
+            emit(Token::Literal(s));
         }
+        let (token, len) = if first.is_ascii() {
+            if first.is_ascii_alphanumeric() || b"-._~".contains(&first) {
+                (Token::Decoded(&text[i..i + 3], char::from(first)), 3)
+            } else {
+                (Token::Kept(&text[i..i + 3]), 3)
+            }
+        } else {
+            let n = utf8_len(first);
+            let mut octets = [0u8; 4];
+            let mut k = 0;
+            while k < n {
+                match pct_octet(b, i + 3 * k) {
+                    Some(o) => octets[k] = o,
+                    None => break,
+                }
+                k += 1;
+            }
+            let c = (n > 0 && k == n)
+                .then(|| std::str::from_utf8(&octets[..n]).ok())
+                .flatten()
+                .and_then(|s| s.chars().next());
+            match c {
+                Some(c) if keep(c, before) => (Token::Decoded(&text[i..i + 3 * n], c), 3 * n),
+                Some(_) => (Token::NotAppropriate(&text[i..i + 3 * n]), 3 * n),
+                None => (Token::NotUtf8(first), 3),
+            }
+        };
+        before = match token {
+            Token::Decoded(_, c) => Before::of(c),
+            _ => Before::Encoded,
+        };
+        emit(token);
+        i += len;
+        literal = i;
     }
-    Stages {
-        tokens,
-        step2,
-        step3,
-        step4,
+    if literal < b.len() {
+        emit(Token::Literal(&text[literal..]));
     }
 }
 
-/// A stage as text: decoded octets as `<c3>` (§4.3's layout), or, with
-/// `utf8`, runs of them read as UTF-8 (step 6).
-fn render(stage: &[Octet<'_>], utf8: bool) -> String {
+/// A stage of 3987bis §4.2 to render a token at.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// After step 2: decoded octets as `<c3>` (§4.3's layout).
+    Decoded,
+    /// After step 3.
+    Utf8Checked,
+    /// After step 4 (and 5, which is not done).
+    Appropriate,
+    /// After step 6: decoded octets read as UTF-8.
+    Final,
+    /// Step 6 with every encoding that stays in uppercase (normalization).
+    Normalized,
+}
+
+/// Appends `token` as it stands at `stage`.
+fn render(out: &mut String, token: &Token<'_>, stage: Stage) {
     const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
     const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
     let hex = |out: &mut String, b: u8, digits: &[u8; 16]| {
         out.push(char::from(digits[usize::from(b >> 4)]));
         out.push(char::from(digits[usize::from(b & 15)]));
     };
-    let mut out = String::with_capacity(stage.len());
-    let mut pending: Vec<u8> = Vec::new();
-    let flush = |out: &mut String, pending: &mut Vec<u8>| {
-        if !pending.is_empty() {
-            out.push_str(&String::from_utf8_lossy(pending));
-            pending.clear();
+    let encoded = |out: &mut String, b: u8| {
+        out.push('%');
+        hex(out, b, HEX_UPPER);
+    };
+    let octet = |out: &mut String, b: u8| {
+        out.push('<');
+        hex(out, b, HEX_LOWER);
+        out.push('>');
+    };
+    let octets = |out: &mut String, s: &str| {
+        for t in s.as_bytes().chunks(3) {
+            octet(out, pct_octet(t, 0).unwrap_or(0));
         }
     };
-    for t in stage {
-        match *t {
-            Octet::Decoded(b) if utf8 => pending.push(b),
-            other => {
-                flush(&mut out, &mut pending);
-                match other {
-                    Octet::Encoded(s) => out.push_str(s),
-                    Octet::Reencoded(b) => {
-                        out.push('%');
-                        hex(&mut out, b, HEX_UPPER);
-                    }
-                    Octet::Decoded(b) if b.is_ascii() => out.push(char::from(b)),
-                    Octet::Decoded(b) => {
-                        out.push('<');
-                        hex(&mut out, b, HEX_LOWER);
-                        out.push('>');
-                    }
-                    Octet::Char(s) => out.push_str(s),
-                }
-            }
+    match (token, stage) {
+        (Token::Literal(s), _) => out.push_str(s),
+        (Token::Kept(s), Stage::Normalized) => {
+            out.extend(s.chars().map(|c| c.to_ascii_uppercase()))
         }
+        (Token::Kept(s), _) => out.push_str(s),
+        (Token::NotUtf8(b), Stage::Decoded) => octet(out, *b),
+        (Token::NotUtf8(b), _) => encoded(out, *b),
+        (Token::NotAppropriate(s), Stage::Decoded | Stage::Utf8Checked) => octets(out, s),
+        (Token::NotAppropriate(s), _) => out.extend(s.chars().map(|c| c.to_ascii_uppercase())),
+        (Token::Decoded(_, c), Stage::Final | Stage::Normalized) => out.push(*c),
+        (Token::Decoded(_, c), _) if c.is_ascii() => out.push(*c),
+        (Token::Decoded(s, _), _) => octets(out, s),
     }
-    flush(&mut out, &mut pending);
-    out
 }
 
-fn tokenize(text: &str) -> Vec<Octet<'_>> {
-    let mut out = Vec::with_capacity(text.len());
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%'
-            && i + 2 < b.len()
-            && b[i + 1].is_ascii_hexdigit()
-            && b[i + 2].is_ascii_hexdigit()
-        {
-            out.push(Octet::Encoded(&text[i..i + 3]));
-            i += 3;
-        } else {
-            let len = text[i..].chars().next().map_or(1, char::len_utf8);
-            out.push(Octet::Char(&text[i..i + len]));
-            i += len;
-        }
-    }
-    out
-}
-
-fn hex_octet(s: &str) -> u8 {
-    u8::from_str_radix(&s[1..3], 16)
-        .unwrap_or_else(|_| unreachable!("tokenize checked the hex digits"))
-}
-
+/// The length of the UTF-8 sequence `first` starts, 0 for an octet that
+/// starts none (a continuation octet, C0, C1, F5-FF).
 fn utf8_len(first: u8) -> usize {
     match first {
         0x00..=0x7F => 1,
@@ -719,65 +876,50 @@ fn utf8_len(first: u8) -> usize {
     }
 }
 
-/// Whether `c` may stand unencoded in `component` of an IRI (3987bis §2.2)
-/// and is not one of the characters §5.1 and RFC 3987 §4.1 keep out: the
-/// bidi formatting characters.
-pub(crate) fn appropriate(c: char, component: Component) -> bool {
+/// Whether `c` may stand unencoded in `component` by 3987bis §2.2: ASCII
+/// when unreserved (the rest stays encoded in step 2), else a `ucschar`, or
+/// an `iprivate` in the query.
+fn allowed(c: char, component: Component) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric() || "-._~".contains(c);
-    }
-    if chars::is_bidi_formatting(c) {
-        return false;
     }
     chars::is_ucschar(c)
         || (component == Component::Query && chars::is_iprivate(c, Profile::Rfc3987bis))
 }
 
+/// Whether `c` may stand unencoded in `component` of an IRI (3987bis §2.2)
+/// and is not one of the characters §5.1 and RFC 3987 §4.1 advise against
+/// anywhere ([`chars::is_discouraged`]).
+pub(crate) fn appropriate(c: char, component: Component) -> bool {
+    allowed(c, component) && !chars::is_discouraged(c)
+}
+
+/// Step 4's decision for `c` after `before`: [`appropriate`], and not a
+/// combining mark at the start of a component (§5.1(c)); with
+/// `decode_all`, only §2.2 and RFC 3987 §4.1's ban on bidi formatting
+/// characters.
+fn appropriate_at(c: char, component: Component, before: Before, decode_all: bool) -> bool {
+    if decode_all {
+        return allowed(c, component) && !chars::is_bidi_formatting(c);
+    }
+    appropriate(c, component) && !(before != Before::Other && is_combining_mark(c))
+}
+
 /// Steps 2–6 of 3987bis §4.2 on one component's text, with `keep` deciding
-/// which decoded characters stay decoded.
+/// which decoded characters stay decoded, a combining mark never decoded
+/// at the start of a component or after a delimiter or an encoding
+/// (§5.1(c)), and every encoding that stays in uppercase: the
+/// percent-encoding normalization of [`IriRef::normalize`].
 pub(crate) fn decode(text: &str, keep: impl Fn(char) -> bool) -> String {
     if !text.contains('%') {
         return text.to_owned();
     }
-    let tokens = tokenize(text);
     let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < tokens.len() {
-        match tokens[i] {
-            Octet::Char(s) => {
-                out.push_str(s);
-                i += 1;
-            }
-            Octet::Encoded(s) => {
-                let first = hex_octet(s);
-                let len = utf8_len(first);
-                let run: Vec<u8> = tokens[i..]
-                    .iter()
-                    .take(len.max(1))
-                    .map_while(|t| match t {
-                        Octet::Encoded(s) => Some(hex_octet(s)),
-                        _ => None,
-                    })
-                    .collect();
-                let c = (len > 0 && run.len() == len)
-                    .then(|| std::str::from_utf8(&run).ok())
-                    .flatten()
-                    .and_then(|s| s.chars().next())
-                    .filter(|&c| keep(c));
-                match c {
-                    Some(c) => {
-                        out.push(c);
-                        i += len;
-                    }
-                    None => {
-                        out.push_str(&format!("%{first:02X}"));
-                        i += 1;
-                    }
-                }
-            }
-            Octet::Reencoded(_) | Octet::Decoded(_) => unreachable!("tokenize makes neither"),
-        }
-    }
+    let keep =
+        |c: char, before: Before| keep(c) && !(before != Before::Other && is_combining_mark(c));
+    walk(text, &keep, &mut |t| {
+        render(&mut out, &t, Stage::Normalized)
+    });
     out
 }
 

@@ -288,3 +288,254 @@ fn catalogue_docs_are_fresh() {
         panic!("docs/check.md was stale and has been rewritten: commit it");
     }
 }
+
+/// Whether checking `input` under `profile` and `preset` reports `code`.
+fn finds(input: &str, profile: Profile, preset: Preset, code: Code) -> bool {
+    let options = CheckOptions {
+        profile,
+        severities: Severities::new(preset),
+    };
+    check(input, &options)
+        .violations
+        .iter()
+        .any(|v| v.code == code)
+}
+
+/// Each row: the spec the decision rests on, the input, the code, and
+/// whether the default profile and preset report it.
+fn assert_table(code: Code, rows: &[(&str, &str, bool)]) {
+    for &(spec, input, expected) in rows {
+        assert_eq!(
+            finds(input, Profile::default(), Preset::Default, code),
+            expected,
+            "{code} on {input:?} ({spec}): {:#?}",
+            check(input, &CheckOptions::default()).violations
+        );
+    }
+}
+
+/// RFC 3987 §8 (the overlong forms) against 3987bis §4.2 step 3 and §5.4:
+/// only a lead octet with all the continuation octets it announces, encoding
+/// a value that fits in fewer octets, is overlong; a lone lead octet, or one
+/// followed by an octet that does not continue it, is legacy text.
+#[test]
+fn overlong_only_when_complete() {
+    let overlong = [
+        ("RFC 3987 §8", "http://h/%C0%AF..", true),
+        ("RFC 3987 §8", "http://h/%c1%bf", true),
+        ("RFC 3987 §8", "http://h/%E0%80%AF", true),
+        ("RFC 3987 §8", "http://h/%E0%9F%BF", true),
+        ("RFC 3987 §8", "http://h/%F0%80%80%AF", true),
+        ("RFC 3987 §8, RFC 2279", "http://h/%F8%80%80%80%AF", true),
+        ("RFC 3987 §8, RFC 2279", "http://h/%FC%80%80%80%80%AF", true),
+        ("3987bis §5.4: Latin-1 'À'", "http://h/%C0", false),
+        ("3987bis §5.4: Latin-1 'Á'", "http://h/%C1", false),
+        ("3987bis §5.4: 'À' then '/'", "http://h/%C0%2F", false),
+        ("3987bis §5.4: 'À' then 'b'", "http://h/%C0b", false),
+        ("3987bis §5.4: 'ÀÁ'", "http://h/%C0%C1", false),
+        ("3987bis §5.4: truncated", "http://h/%E0%80", false),
+        ("3987bis §5.4: truncated", "http://h/%F0%80%80", false),
+        (
+            "shortest forms",
+            "http://h/%C2%80%E0%A0%80%F0%90%80%80",
+            false,
+        ),
+        ("a surrogate is not overlong", "http://h/%ED%A0%80", false),
+    ];
+    assert_table(Code::PercentEncodingOverlongUtf8, &overlong);
+    let not_utf8 = [
+        ("3987bis §5.4", "http://h/%C0", true),
+        ("3987bis §5.4", "http://h/%C1", true),
+        ("3987bis §5.4", "http://h/%C0%2F", true),
+        ("3987bis §5.4", "http://h/%E0%80", true),
+        ("3987bis §5.4", "http://h/%ED%A0%80", true),
+        ("3987bis §5.4", "http://h/%F5%80%80%80", true),
+        (
+            "RFC 3987 §8: overlong, not legacy",
+            "http://h/%C0%AF",
+            false,
+        ),
+        ("3987bis §4.2", "http://h/%C3%A9", false),
+    ];
+    assert_table(Code::PercentEncodingNotUtf8, &not_utf8);
+    // Legacy text is a warning, not a security error.
+    assert!(check("http://h/%C0", &CheckOptions::default()).valid);
+    assert!(!check("http://h/%C0%AF", &CheckOptions::default()).valid);
+}
+
+/// RFC 3986 §3.2.1: "unless the data after the colon is the empty string
+/// (indicating no password)".
+#[test]
+fn empty_password_is_no_password() {
+    assert_table(
+        Code::PasswordInUserinfo,
+        &[
+            ("RFC 3986 §3.2.1", "http://u:@a/", false),
+            ("RFC 3986 §3.2.1", "http://:@a/", false),
+            ("RFC 3986 §3.2.1", "http://u@a/", false),
+            ("RFC 3986 §3.2.1", "http://u:p@a/", true),
+            ("RFC 3986 §3.2.1", "http://u::@a/", true),
+            ("RFC 3986 §3.2.1", "http://:p@a/", true),
+        ],
+    );
+}
+
+/// 3987bis §3.4.2 (with RFC 3987 §3.1 and RFC 5891 §4.2.3.1, §5.4): the
+/// same decoding and ToASCII as `to-uri --idna`.
+#[test]
+fn invalid_idn_follows_the_idna_conversion() {
+    assert_table(
+        Code::InvalidIdn,
+        &[
+            ("a trailing root label", "http://résumé.org./", false),
+            (
+                "a trailing root label",
+                "http://r%C3%A9sum%C3%A9.org./",
+                false,
+            ),
+            ("decoded, then valid", "http://%C3%A9%41.org/", false),
+            ("decoded, then valid", "http://é%41.org/", false),
+            ("decoded '/': UseSTD3ASCIIRules", "http://é%2F.org/", true),
+            ("decoded ' ': UseSTD3ASCIIRules", "http://é%20.org/", true),
+            ("'!': UseSTD3ASCIIRules", "http://é!.org/", true),
+            ("an ASCII label of an IDN", "http://é.a_b.org/", true),
+            ("not an IDN: no conversion", "http://a_b.org/", false),
+            ("not an IDN: no conversion", "http://a%2Fb.org/", false),
+            ("CheckHyphens", "http://-é.org/", true),
+            ("CheckHyphens", "http://é-.org/", true),
+            ("CheckHyphens", "http://ab--é.org/", true),
+            ("an empty label", "http://é..org/", true),
+            (
+                "VerifyDnsLength",
+                &format!("http://{}.org/", "é".repeat(60)),
+                true,
+            ),
+            ("an invalid A-label", "http://xn--zz.org/", true),
+            ("a valid A-label", "http://xn--rsum-bpad.org/", false),
+            (
+                "not UTF-8: the field is left as is",
+                "http://é%E9.org/",
+                false,
+            ),
+            (
+                "RFC 5893: an RTL label may end with a digit",
+                "http://עברית-123.il/",
+                false,
+            ),
+            ("not a DNS scheme", "foo://é!.org/", false),
+        ],
+    );
+    // The message names the label and the rule.
+    let r = check("http://é%2F.org/", &CheckOptions::default());
+    let v = r
+        .violations
+        .iter()
+        .find(|v| v.code == Code::InvalidIdn)
+        .unwrap();
+    assert!(v.message.contains("\"é/\""), "{}", v.message);
+    assert!(v.message.contains("UseSTD3ASCIIRules"), "{}", v.message);
+}
+
+/// 3987bis §6.1: "The restriction on bidirectional formatting characters
+/// ... is lifted" for LEIRIs; §6.3 lists them among the characters a LEIRI
+/// allows and an IRI does not.
+#[test]
+fn bidi_formatting_is_leiri_only_under_leiris() {
+    for c in [
+        '\u{200E}', '\u{200F}', '\u{202A}', '\u{202E}', '\u{2066}', '\u{061C}',
+    ] {
+        let input = format!("http://h/a{c}b");
+        let cases = [
+            (Profile::Leiri, Preset::Leiri),
+            (Profile::Leiri, Preset::Default),
+            (Profile::Rfc3987bis, Preset::Leiri),
+        ];
+        for (profile, preset) in cases {
+            assert!(
+                finds(&input, profile, preset, Code::LeiriOnlyCharacter),
+                "{input:?} {profile} {preset:?}"
+            );
+            assert!(
+                !finds(&input, profile, preset, Code::BidiFormattingCharacter),
+                "{input:?} {profile} {preset:?}"
+            );
+        }
+        let options = CheckOptions {
+            profile: Profile::Leiri,
+            severities: Severities::new(Preset::Leiri),
+        };
+        assert!(check(&input, &options).valid, "{input:?}");
+        // An IRI must not contain them (RFC 3987 §4.1).
+        assert!(finds(
+            &input,
+            Profile::Rfc3987bis,
+            Preset::Default,
+            Code::BidiFormattingCharacter
+        ));
+        assert!(!finds(
+            &input,
+            Profile::Rfc3987bis,
+            Preset::Default,
+            Code::LeiriOnlyCharacter
+        ));
+    }
+}
+
+/// RFC 5893 §2 for host labels (RFC 3987 §4.2 cites the IDNA bidi rule for
+/// host names); RFC 3987 §4.2 for other components, trailing non-spacing
+/// marks allowed.
+#[test]
+fn bidi_rules_by_component() {
+    let boundary = [
+        (
+            "RFC 5893 rule 3: EN at the end",
+            "http://עברית-123.il/",
+            false,
+        ),
+        ("RFC 5893 rule 3: EN at the end", "http://جار2.eg/", false),
+        (
+            "RFC 5893 rule 3: AN at the end",
+            "http://جار\u{0662}.eg/",
+            false,
+        ),
+        (
+            "RFC 5893 rule 3: NSM at the end",
+            "http://\u{05E9}\u{05C1}.il/",
+            false,
+        ),
+        (
+            "RFC 5893 rule 3: NSM at the end",
+            "http://كتب\u{064E}.eg/",
+            false,
+        ),
+        ("RFC 5893 rule 1", "http://123עברית.il/", true),
+        (
+            "RFC 5893 rule 1: a numeric label",
+            "http://ab.עברית.123/",
+            true,
+        ),
+        ("RFC 5893 rule 3", "http://עברית-.il/", true),
+        ("RFC 5893 rule 6: LTR label", "http://a-.עברית/", true),
+        ("RFC 5893: LTR labels fine", "http://www.עברית.il/", false),
+        ("no RTL label: no rule", "http://-a.b/", false),
+        ("RFC 3987 §4.2 rule 2", "http://h/עברית-123", true),
+        ("RFC 3987 §4.2 rule 2", "http://h/123עברית", true),
+        ("RFC 3987 §4.2 rule 2, NSM", "http://h/كتب\u{064E}", false),
+        (
+            "RFC 3987 §4.2 rule 2, NSM",
+            "http://h/?q=\u{05E9}\u{05C1}",
+            false,
+        ),
+        ("RFC 3987 §4.2 rule 2", "http://h/#עברית", false),
+    ];
+    assert_table(Code::BidiRtlComponentBoundary, &boundary);
+    let mixed = [
+        ("RFC 5893 rule 2", "http://עבריתabc.il/", true),
+        ("RFC 5893 rule 4", "http://جار2\u{0662}.eg/", true),
+        ("RFC 5893 rule 5", "http://abc\u{0662}.eg/", true),
+        ("RFC 5893", "http://עברית-123.il/", false),
+        ("RFC 3987 §4.2 rule 1", "http://h/a?x=שלוםworld", true),
+        ("RFC 3987 §4.2 rule 1", "http://h/שלום/world", false),
+    ];
+    assert_table(Code::BidiMixedDirection, &mixed);
+}

@@ -6,8 +6,8 @@
 mod common;
 
 use iribis::{
-    preprocess, to_iri, to_iri_steps, to_uri, to_uri_steps, InnerSpaces, IriRef, ParseOptions,
-    Profile, ToIriOptions, ToUriOptions,
+    check, preprocess, to_iri, to_iri_steps, to_uri, to_uri_steps, CheckOptions, Code,
+    ConvertError, InnerSpaces, IriRef, ParseOptions, Profile, ToIriOptions, ToUriOptions,
 };
 use proptest::prelude::*;
 use serde_json::Value;
@@ -303,4 +303,507 @@ proptest! {
             prop_assert_eq!(back, s);
         }
     }
+}
+
+/// 3987bis §3.4.2 (RFC 3987 §3.1, RFC 5891 §4.2.3.1 and §5.4): decode the
+/// ireg-name when every percent-encoding is UTF-8, then ToASCII with
+/// UseSTD3ASCIIRules, CheckHyphens and VerifyDnsLength on the whole name.
+#[test]
+fn idna_decodes_first_and_applies_std3_rules() {
+    let idna = ToUriOptions::new().idna(true);
+    let ok = |input: &str| to_uri(input, &idna).map_err(|e| e.to_string());
+    let rejected = |input: &str| match to_uri(input, &idna) {
+        Err(ConvertError::Idna { label }) => label,
+        other => panic!("{input:?}: {other:?}"),
+    };
+    // Step 1: percent-encodings decoded first, ASCII ones too.
+    assert_eq!(
+        ok("http://é%41.org/").as_deref(),
+        Ok("http://xn--a-9fa.org/")
+    );
+    assert_eq!(
+        ok("http://%C3%A9%41.org/").as_deref(),
+        Ok("http://xn--a-9fa.org/")
+    );
+    assert_eq!(
+        ok("http://r%c3%a9sum%c3%a9.example.org/").as_deref(),
+        Ok("http://xn--rsum-bpad.example.org/")
+    );
+    // UTS #46 maps before ToASCII: case, full-width forms.
+    assert_eq!(
+        ok("http://Résumé.EXAMPLE.org/").as_deref(),
+        Ok("http://xn--rsum-bpad.example.org/")
+    );
+    // A trailing root label is fine.
+    assert_eq!(
+        ok("http://résumé.org./").as_deref(),
+        Ok("http://xn--rsum-bpad.org./")
+    );
+    // UseSTD3ASCIIRules, on every label of the name, decoded ones too.
+    assert_eq!(rejected("http://é!.org/"), "é!");
+    assert_eq!(rejected("http://é%2F.org/"), "é/");
+    assert_eq!(rejected("http://é%20x.org/"), "é x");
+    assert_eq!(rejected("http://é%00.org/"), "é\u{0}");
+    assert_eq!(rejected("http://é.a_b.org/"), "a_b");
+    assert_eq!(rejected("http://a$b.é.org/"), "a$b");
+    // CheckHyphens.
+    assert_eq!(rejected("http://-é.org/"), "-é");
+    assert_eq!(rejected("http://é-.org/"), "é-");
+    assert_eq!(rejected("http://ab--é.org/"), "ab--é");
+    // VerifyDnsLength: 63 octets per A-label, no empty label.
+    let long = "é".repeat(60);
+    assert_eq!(rejected(&format!("http://{long}.org/")), long);
+    assert_eq!(rejected("http://é..org/"), "");
+    // An A-label that does not decode to a valid U-label (RFC 5891 §5.4).
+    assert_eq!(rejected("http://é.xn--zz.org/"), "xn--zz");
+    assert_eq!(rejected("http://xn--zz.org/"), "xn--zz");
+    // A percent-encoding that is not UTF-8: the whole field is left as is,
+    // and §3.3 percent-encodes it.
+    assert_eq!(
+        ok("http://é%E9.org/").as_deref(),
+        Ok("http://%C3%A9%E9.org/")
+    );
+    assert_eq!(
+        ok("http://é%C0%AF.org/").as_deref(),
+        Ok("http://%C3%A9%C0%AF.org/")
+    );
+    // Not an internationalized name: nothing to convert, left as is.
+    assert_eq!(ok("http://a_b.org/").as_deref(), Ok("http://a_b.org/"));
+    assert_eq!(ok("http://%41.org/").as_deref(), Ok("http://%41.org/"));
+    assert_eq!(ok("http://a!b.org/").as_deref(), Ok("http://a!b.org/"));
+    // IP literals are never touched.
+    assert_eq!(ok("http://[::1]/é").as_deref(), Ok("http://[::1]/%C3%A9"));
+    // The message names the label and the rule.
+    let e = to_uri("http://é!.org/", &idna).unwrap_err().to_string();
+    assert!(
+        e.contains("\"é!\"") && e.contains("UseSTD3ASCIIRules"),
+        "{e}"
+    );
+    let e = to_uri(&format!("http://{long}.org/"), &idna)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("63 octets"), "{e}");
+    let e = to_uri("http://ab--é.org/", &idna).unwrap_err().to_string();
+    assert!(e.contains("CheckHyphens"), "{e}");
+}
+
+/// 3987bis §4.2 step 4 with §5.1: what stays percent-encoded, and
+/// `decode_all`, which decodes all but the bidi formatting characters
+/// (RFC 3987 §4.1: an IRI "MUST NOT contain" them).
+#[test]
+fn step_4_keeps_what_5_1_advises_against() {
+    let all = ToIriOptions::new().decode_all(true);
+    // (section, URI, default result, decode_all result)
+    let cases = [
+        // §5.1(b): compatibility look-alikes (NFKC changes them).
+        (
+            "§5.1(b) full-width",
+            "http://h/%EF%BC%A1",
+            "http://h/%EF%BC%A1",
+            "http://h/Ａ",
+        ),
+        (
+            "§5.1(b) half-width",
+            "http://h/%EF%BD%B1",
+            "http://h/%EF%BD%B1",
+            "http://h/ｱ",
+        ),
+        (
+            "§5.1(b) ligature",
+            "http://h/%EF%AC%81le",
+            "http://h/%EF%AC%81le",
+            "http://h/ﬁle",
+        ),
+        (
+            "§5.1(b) superscript",
+            "http://h/x%C2%B2",
+            "http://h/x%C2%B2",
+            "http://h/x²",
+        ),
+        (
+            "§5.1(b) singleton",
+            "http://h/%E2%84%AB",
+            "http://h/%E2%84%AB",
+            "http://h/\u{212B}",
+        ),
+        (
+            "§5.1(b) Arabic presentation form",
+            "http://h/%EF%BB%BB",
+            "http://h/%EF%BB%BB",
+            "http://h/ﻻ",
+        ),
+        // §5.1(b): look-alikes of space and delimiters, Nameprep's tables.
+        (
+            "§5.1(b) no-break space",
+            "http://h/a%C2%A0b",
+            "http://h/a%C2%A0b",
+            "http://h/a\u{A0}b",
+        ),
+        (
+            "§5.1(b) division slash",
+            "http://h/a%E2%88%95b",
+            "http://h/a%E2%88%95b",
+            "http://h/a\u{2215}b",
+        ),
+        (
+            "§5.1(b) RFC 3454 C.2.2",
+            "http://h/a%E2%80%A8b",
+            "http://h/a%E2%80%A8b",
+            "http://h/a\u{2028}b",
+        ),
+        // §5.1(d): joiners and other invisible characters.
+        (
+            "§5.1(d) ZWJ",
+            "http://h/a%E2%80%8Db",
+            "http://h/a%E2%80%8Db",
+            "http://h/a\u{200D}b",
+        ),
+        (
+            "§5.1(d) ZWNJ",
+            "http://h/a%E2%80%8Cb",
+            "http://h/a%E2%80%8Cb",
+            "http://h/a\u{200C}b",
+        ),
+        (
+            "§5.1(d) soft hyphen",
+            "http://h/a%C2%ADb",
+            "http://h/a%C2%ADb",
+            "http://h/a\u{AD}b",
+        ),
+        (
+            "§5.1(d) zero width space",
+            "http://h/a%E2%80%8Bb",
+            "http://h/a%E2%80%8Bb",
+            "http://h/a\u{200B}b",
+        ),
+        (
+            "§5.1(d) variation selector",
+            "http://h/a%EF%B8%8F",
+            "http://h/a%EF%B8%8F",
+            "http://h/a\u{FE0F}",
+        ),
+        // §5.1(c): a combining mark at the start of a component.
+        (
+            "§5.1(c) segment",
+            "http://h/%CC%B4a",
+            "http://h/%CC%B4a",
+            "http://h/\u{334}a",
+        ),
+        (
+            "§5.1(c) after '/'",
+            "http://h/a/%CC%81",
+            "http://h/a/%CC%81",
+            "http://h/a/\u{301}",
+        ),
+        (
+            "§5.1(c) after '.'",
+            "http://h/a.%CC%81",
+            "http://h/a.%CC%81",
+            "http://h/a.\u{301}",
+        ),
+        (
+            "§5.1(c) query value",
+            "http://h/?a=%CC%81",
+            "http://h/?a=%CC%81",
+            "http://h/?a=\u{301}",
+        ),
+        (
+            "§5.1(c) fragment",
+            "http://h/#%CC%81",
+            "http://h/#%CC%81",
+            "http://h/#\u{301}",
+        ),
+        (
+            "§5.1(c) host label",
+            "http://a.%CC%81b/",
+            "http://a.%CC%81b/",
+            "http://a.\u{301}b/",
+        ),
+        (
+            "§5.1(c) on a hex digit",
+            "http://h/%2F%CC%81",
+            "http://h/%2F%CC%81",
+            "http://h/%2F\u{301}",
+        ),
+        (
+            "§5.1(c) after a kept mark",
+            "http://h/%CC%81%CC%81",
+            "http://h/%CC%81%CC%81",
+            "http://h/\u{301}\u{301}",
+        ),
+        // Not at the start: a mark on a letter is decoded.
+        (
+            "§5.1(c) on a letter",
+            "http://h/a%CC%81",
+            "http://h/a\u{301}",
+            "http://h/a\u{301}",
+        ),
+        (
+            "§5.1(c) on a decoded letter",
+            "http://h/%C3%A9%CC%81",
+            "http://h/é\u{301}",
+            "http://h/é\u{301}",
+        ),
+        // RFC 3987 §4.1: bidi formatting characters stay, decode_all too.
+        (
+            "RFC 3987 §4.1",
+            "http://h/%E2%80%AE",
+            "http://h/%E2%80%AE",
+            "http://h/%E2%80%AE",
+        ),
+        (
+            "RFC 3987 §4.1",
+            "http://h/%D8%9C",
+            "http://h/%D8%9C",
+            "http://h/%D8%9C",
+        ),
+        // §2.2: what the grammar does not allow stays, decode_all too.
+        (
+            "§2.2 private use",
+            "http://h/%EE%80%80",
+            "http://h/%EE%80%80",
+            "http://h/%EE%80%80",
+        ),
+        (
+            "§2.2 iprivate in the query",
+            "http://h/?%EE%80%80",
+            "http://h/?\u{E000}",
+            "http://h/?\u{E000}",
+        ),
+        (
+            "§2.2 special",
+            "http://h/%EF%BF%BD",
+            "http://h/%EF%BF%BD",
+            "http://h/%EF%BF%BD",
+        ),
+        // Ordinary characters are decoded.
+        (
+            "§4.2",
+            "http://h/%E4%BE%8B/%D7%A9%D7%9C%D7%95%D7%9D",
+            "http://h/例/שלום",
+            "http://h/例/שלום",
+        ),
+    ];
+    for (section, input, default, decoded) in cases {
+        assert_eq!(iri(input), default, "{section}: {input}");
+        assert_eq!(
+            to_iri(input, &all).unwrap(),
+            decoded,
+            "{section}: {input} (decode_all)"
+        );
+    }
+    // Step 7 keeps an A-label whose U-label has a character step 4 keeps
+    // encoded (here a ZWNJ, valid in IDNA's CONTEXTJ but §5.1(d)).
+    let zwnj = "http://xn--mgba3gch31f060k.ir/";
+    assert_eq!(iri(zwnj), zwnj);
+    assert_eq!(
+        to_iri(zwnj, &all).unwrap(),
+        "http://\u{646}\u{627}\u{645}\u{647}\u{200C}\u{627}\u{6CC}.ir/"
+    );
+    // The steps show where each octet went.
+    let steps = to_iri_steps("http://h/%EF%BC%A1%C3%A9", &ToIriOptions::new()).unwrap();
+    let texts: Vec<&str> = steps.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "http://h/%EF%BC%A1%C3%A9",
+            "http://h/<ef><bc><a1><c3><a9>",
+            "http://h/<ef><bc><a1><c3><a9>",
+            "http://h/%EF%BC%A1<c3><a9>",
+            "http://h/%EF%BC%A1<c3><a9>",
+            "http://h/%EF%BC%A1é",
+            "http://h/%EF%BC%A1é",
+        ]
+    );
+}
+
+/// Memory: the conversions walk the input once and build one string;
+/// a long line converts (the steps too) and round-trips.
+#[test]
+fn long_inputs() {
+    let unit = "a%C3%A9%e2%80%ae%FC/é";
+    let uri = format!("http://h/{}", unit.repeat(20_000));
+    let converted = iri(&uri);
+    assert_eq!(
+        converted,
+        format!("http://h/{}", "aé%E2%80%AE%FC/é".repeat(20_000))
+    );
+    let steps = to_iri_steps(&uri, &ToIriOptions::new()).unwrap();
+    assert_eq!(
+        steps.last().map(|s| s.text.as_str()),
+        Some(converted.as_str())
+    );
+    assert_eq!(
+        uri_of(&converted),
+        format!("http://h/{}", "a%C3%A9%E2%80%AE%FC/%C3%A9".repeat(20_000))
+    );
+}
+
+fn uri_of(s: &str) -> String {
+    uri(s)
+}
+
+/// `u` with its percent-encoded unreserved characters decoded and the hex
+/// digits of the others in uppercase: the differences 3987bis §4.1 allows
+/// between a URI and the URI of its IRI.
+fn canonical(u: &str) -> String {
+    let mut out = String::new();
+    let mut rest = u;
+    while let Some(at) = rest.find('%') {
+        out.push_str(&rest[..at]);
+        let hex = &rest[at + 1..at + 3];
+        let o = u8::from_str_radix(hex, 16).unwrap();
+        if o.is_ascii_alphanumeric() || b"-._~".contains(&o) {
+            out.push(char::from(o));
+        } else {
+            out.push('%');
+            out.push_str(&hex.to_ascii_uppercase());
+        }
+        rest = &rest[at + 3..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A URI of percent-encoded UTF-8: random characters (look-alikes,
+/// invisible characters, combining marks, bidi characters and others
+/// among them) in random components.
+fn encoded_uri() -> impl Strategy<Value = String> {
+    let interesting = prop::sample::select(vec![
+        '\u{301}',
+        '\u{334}',
+        '\u{5C1}',
+        '\u{64E}',
+        '\u{200C}',
+        '\u{200D}',
+        '\u{200B}',
+        '\u{200E}',
+        '\u{202E}',
+        '\u{2066}',
+        '\u{61C}',
+        '\u{AD}',
+        '\u{A0}',
+        '\u{2028}',
+        '\u{3000}',
+        '\u{FF21}',
+        '\u{FF71}',
+        '\u{FB01}',
+        '\u{212B}',
+        '\u{2215}',
+        '\u{2044}',
+        '\u{FE0F}',
+        '\u{FEFF}',
+        'é',
+        'e',
+        'A',
+        '/',
+        '.',
+        '=',
+        '&',
+        ';',
+        '-',
+        '例',
+        'ש',
+        'ب',
+        '\u{662}',
+        '1',
+        '\u{E000}',
+        '\u{FFFD}',
+        '\u{1D173}',
+        '\u{E0041}',
+        '\u{3164}',
+        '\u{FFA0}',
+    ]);
+    let c = prop_oneof![3 => interesting, 1 => any::<char>()];
+    let piece = prop::collection::vec(c, 0..6).prop_map(|cs| {
+        cs.iter()
+            .map(|c| {
+                let mut b = [0; 4];
+                c.encode_utf8(&mut b)
+                    .bytes()
+                    .map(|o| format!("%{o:02X}"))
+                    .collect::<String>()
+            })
+            .collect::<String>()
+    });
+    (
+        prop::collection::vec(piece.clone(), 1..4),
+        piece.clone(),
+        piece.clone(),
+        piece,
+    )
+        .prop_map(|(segments, host, query, fragment)| {
+            format!(
+                "http://a{host}.example/{}?q={query}#{fragment}",
+                segments.join("/")
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// 3987bis §4.2 step 4 with §5.1: `to_iri` never makes an IRI on
+    /// which the checker reports a §5.1 finding (or a bidi formatting
+    /// character, RFC 3987 §4.1); and the IRI maps back to the URI
+    /// (§4.1), up to hex case.
+    #[test]
+    fn to_iri_makes_no_5_1_finding(u in encoded_uri()) {
+        let i = to_iri(&u, &ToIriOptions::new()).unwrap();
+        let report = check(&i, &CheckOptions::default());
+        for v in &report.violations {
+            prop_assert!(
+                !matches!(
+                    v.code,
+                    Code::LookalikeCharacter
+                        | Code::JoinerCharacter
+                        | Code::CombiningMarkAtComponentStart
+                        | Code::BidiFormattingCharacter
+                ),
+                "{} -> {}: {:?}", u, i, v
+            );
+        }
+        prop_assert_eq!(canonical(&uri(&i)), canonical(&u));
+        // decode_all still makes an IRI that maps back.
+        let all = to_iri(&u, &ToIriOptions::new().decode_all(true)).unwrap();
+        prop_assert_eq!(canonical(&uri(&all)), canonical(&u));
+    }
+}
+
+/// `iri to-iri --decode-all` (3987bis §4.2 step 4 without §5.1's advice),
+/// and `iri to-uri --idna` naming the label IDNA rejects (§3.4.2).
+#[test]
+fn cli_flags() {
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_iri"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8(o.stdout).unwrap().trim_end().to_owned(),
+        )
+    };
+    let uri = "http://h/%EF%BC%A1%E2%80%8D%C3%A9";
+    assert_eq!(
+        run(&["to-iri", uri]),
+        (Some(0), "http://h/%EF%BC%A1%E2%80%8Dé".into())
+    );
+    assert_eq!(
+        run(&["to-iri", "--decode-all", uri]),
+        (Some(0), "http://h/Ａ\u{200D}é".into())
+    );
+    let (code, out) = run(&["to-iri", "--explain", uri]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("http://h/%EF%BC%A1%E2%80%8Dé"), "{out}");
+    let (code, out) = run(&["to-uri", "--idna", "--json", "http://é!.org/"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains("\\\"é!\\\"") && out.contains("UseSTD3ASCIIRules"),
+        "{out}"
+    );
+    assert_eq!(
+        run(&["to-uri", "--idna", "http://é%41.org/"]),
+        (Some(0), "http://xn--a-9fa.org/".into())
+    );
 }

@@ -40,6 +40,11 @@ pub(crate) struct ToIriArgs {
     /// Leave xn-- labels of DNS hosts as they are (3987bis §4.2 step 7).
     #[arg(long)]
     no_idna: bool,
+    /// Decode the characters 3987bis §5.1 advises against too (look-alikes,
+    /// invisible characters, combining marks starting a component); bidi
+    /// formatting characters stay encoded (RFC 3987 §4.1).
+    #[arg(long)]
+    decode_all: bool,
     /// Print the string after each step of 3987bis §4.2.
     #[arg(long)]
     explain: bool,
@@ -137,14 +142,35 @@ pub(crate) fn run_to_uri(args: ToUriArgs) -> io::Result<Outcome> {
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     }
     let given = args.preprocess.apply(inputs(args.inputs));
+    // Without --explain only the result is computed: memory stays a few
+    // bytes per input byte on long lines.
     run(given, "uri", args.explain, args.json, |s| {
-        iribis::to_uri_steps(s, &options)
+        if args.explain {
+            iribis::to_uri_steps(s, &options)
+        } else {
+            iribis::to_uri(s, &options).map(result_step)
+        }
     })
 }
 
 pub(crate) fn run_to_iri(args: ToIriArgs) -> io::Result<Outcome> {
-    let options = ToIriOptions::new().idna(!args.no_idna);
+    let options = ToIriOptions::new()
+        .idna(!args.no_idna)
+        .decode_all(args.decode_all);
     run(inputs(args.inputs), "iri", args.explain, args.json, |s| {
-        iribis::to_iri_steps(s, &options)
+        if args.explain {
+            iribis::to_iri_steps(s, &options)
+        } else {
+            iribis::to_iri(s, &options).map(result_step)
+        }
     })
+}
+
+/// The result alone, as the last (and only) step.
+fn result_step(text: String) -> Vec<Step> {
+    vec![Step {
+        label: String::new(),
+        what: "",
+        text,
+    }]
 }

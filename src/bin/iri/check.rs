@@ -14,7 +14,7 @@ use iribis::{
 use serde_json::json;
 
 use crate::inputs::{inputs, Input, Line, Preprocess};
-use crate::output::{guarded, write_json, Failure};
+use crate::output::{guarded, write_json, write_json_part, Failure};
 use crate::Outcome;
 
 #[derive(clap::Args)]
@@ -121,7 +121,7 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
                 Err(_) => summary.add_failure(),
             }
             if args.json {
-                write_json(&mut out, &to_json(*number, text, &answer))?;
+                write_json_line(&mut out, *number, text, &answer)?;
             } else {
                 match &answer {
                     Ok(report) => write_human(&mut out, text, report, color)?,
@@ -181,30 +181,43 @@ fn check_all(batch: &[Line], options: &CheckOptions) -> Vec<Result<Report, Failu
     })
 }
 
-fn to_json(line: usize, input: &str, answer: &Result<Report, Failure>) -> serde_json::Value {
+/// Writes one input's JSON line, a finding at a time: an input with a
+/// million findings never holds them all as JSON values.
+fn write_json_line(
+    out: &mut impl Write,
+    line: usize,
+    input: &str,
+    answer: &Result<Report, Failure>,
+) -> io::Result<()> {
     let report = match answer {
         Ok(report) => report,
         Err(failure) => {
-            return json!({"input": input, "valid": false, "violations": [], "error": failure.json(), "line": line});
+            return write_json(
+                out,
+                &json!({"input": input, "valid": false, "violations": [], "error": failure.json(), "line": line}),
+            );
         }
     };
-    let violations: Vec<_> = report
-        .violations
-        .iter()
-        .map(|v| {
-            json!({
-                "code": v.code.name(),
-                "severity": v.severity.name(),
-                "spec": v.code.spec(),
-                "message": v.message,
-                "byte": v.byte,
-                "char": v.char,
-                "len": v.len,
-                "component": v.component.name(),
-            })
-        })
-        .collect();
-    json!({"input": input, "valid": report.valid, "violations": violations, "line": line})
+    out.write_all(b"{\"input\":")?;
+    write_json_part(out, &input.into())?;
+    write!(out, ",\"valid\":{},\"violations\":[", report.valid)?;
+    for (i, v) in report.violations.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        let v = json!({
+            "code": v.code.name(),
+            "severity": v.severity.name(),
+            "spec": v.code.spec(),
+            "message": v.message,
+            "byte": v.byte,
+            "char": v.char,
+            "len": v.len,
+            "component": v.component.name(),
+        });
+        write_json_part(out, &v)?;
+    }
+    writeln!(out, "],\"line\":{line}}}")
 }
 
 fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) -> io::Result<()> {

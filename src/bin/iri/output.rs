@@ -156,14 +156,20 @@ pub(crate) fn escape_lines(text: &str) -> String {
         .collect()
 }
 
-/// Writes `value` as one line of JSON, with every invisible character
-/// (DEL, C1 controls, bidi formatting characters, U+2028, U+2029...)
-/// written as a `\uXXXX` escape. Such characters appear only inside JSON
-/// strings, where the escape means the same character.
+/// Writes `value` as one line of JSON (see [`write_json_part`]).
 pub(crate) fn write_json(out: &mut impl Write, value: &Value) -> io::Result<()> {
+    write_json_part(out, value)?;
+    writeln!(out)
+}
+
+/// Writes `value` as JSON, with every invisible character (DEL, C1
+/// controls, bidi formatting characters, U+2028, U+2029...) written as a
+/// `\uXXXX` escape. Such characters appear only inside JSON strings, where
+/// the escape means the same character.
+pub(crate) fn write_json_part(out: &mut impl Write, value: &Value) -> io::Result<()> {
     let text = value.to_string();
     if !text.chars().any(is_invisible) {
-        return writeln!(out, "{text}");
+        return out.write_all(text.as_bytes());
     }
     let mut safe = String::with_capacity(text.len() + 16);
     for c in text.chars() {
@@ -175,7 +181,7 @@ pub(crate) fn write_json(out: &mut impl Write, value: &Value) -> io::Result<()> 
             safe.push(c);
         }
     }
-    writeln!(out, "{safe}")
+    out.write_all(safe.as_bytes())
 }
 
 /// One input's answer: its JSON fields (after the input and `valid`, before

@@ -102,7 +102,7 @@ pub fn escape_line(text: &str) -> Cow<'_, str> {
 /// boundary.
 ///
 /// ```
-/// let (shown, marks) = iribis::underline("http://例え.jp/%7e", 16, 19);
+/// let (shown, marks) = iribis::underline("http://例え.jp/%7e", 17, 20);
 /// assert_eq!(shown, "http://例え.jp/%7e");
 /// assert_eq!(marks, format!("{}^^^", " ".repeat(15)));
 ///
@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn escapes_count_their_width() {
-        let (shown, from, to) = render_span("a\u{1B}b\u{202E}c", 6, 7);
+        let (shown, from, to) = render_span("a\u{1B}b\u{202E}c", 3, 6);
         assert_eq!(shown, "a\\u{1B}b\\u{202E}c");
         assert_eq!((from, to), (8, 16));
     }
@@ -257,7 +257,7 @@ mod tests {
 
     #[test]
     fn wide_characters_and_embedding() {
-        let (shown, from, to) = render_span("http://例え.jp/%7e", 16, 19);
+        let (shown, from, to) = render_span("http://例え.jp/%7e", 17, 20);
         assert_eq!((shown.as_str(), from, to), ("http://例え.jp/%7e", 15, 18));
         let (shown, ..) = render_span("http://a/\u{5D0}", 9, 11);
         assert_eq!(shown, "\u{202A}http://a/\u{5D0}\u{202C}");

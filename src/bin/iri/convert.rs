@@ -55,7 +55,7 @@ pub(crate) struct ToIriArgs {
 }
 
 /// The error of a conversion, in the shape of every error.
-fn failure(input: &str, e: &ConvertError) -> Failure {
+fn failure(input: &str, e: ConvertError) -> Failure {
     match e {
         ConvertError::Parse(p) => Failure::parse(p),
         ConvertError::Idna { .. } => {
@@ -105,7 +105,9 @@ fn run(
                         .collect(),
                 );
             }
-            let human = if explain {
+            let human = if json {
+                String::new()
+            } else if explain {
                 steps
                     .iter()
                     .map(|s| {
@@ -120,13 +122,9 @@ fn run(
             } else {
                 escape_invisible(result).into_owned()
             };
-            Answer {
-                fields,
-                human,
-                ok: true,
-            }
+            Answer::ok(fields, human)
         }
-        Err(e) => Answer::failed(&failure(text, &e)),
+        Err(e) => Answer::failed(failure(text, e)),
     })
 }
 

@@ -290,21 +290,23 @@ pub(crate) fn parse_with(
     };
     answer_all(lines, as_json, &shape, |text| {
         let mut answer = match g.tree(rule, text) {
-            Ok(_) => Answer {
-                fields: Map::new(),
-                human: format!("{}\n  valid ({rule})\n", escape_invisible(text)),
-                ok: true,
-            },
+            Ok(_) => Answer::ok(
+                Map::new(),
+                format!("{}\n  valid ({rule})\n", escape_invisible(text)),
+            ),
             Err(f) => {
                 let message = format!("no match for {rule}");
                 let failure =
                     Failure::at(text, f.byte, message, "input", &spec).expected(f.expected.clone());
-                let mut answer = Answer::failed(&failure);
-                answer.human = format!(
+                let human = format!(
                     "{}\n  = {}\n",
                     failure.report(),
                     escape_invisible(&f.to_string())
                 );
+                // The report, and pest's own words.
+                let mut answer = Answer::failed(failure);
+                answer.failure = None;
+                answer.human = human;
                 answer
             }
         };

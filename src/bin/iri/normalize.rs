@@ -53,7 +53,7 @@ pub(crate) fn run_normalize(args: NormalizeArgs) -> io::Result<Outcome> {
     };
     answer_all(inputs(args.inputs), args.json, &shape, |text| {
         let result = IriRef::parse(text)
-            .map_err(|e| Failure::parse(&e))
+            .map_err(Failure::parse)
             .and_then(|r| {
                 if args.nfc {
                     r.to_nfc().map_err(|e| {
@@ -75,13 +75,14 @@ pub(crate) fn run_normalize(args: NormalizeArgs) -> io::Result<Outcome> {
             Ok(n) => {
                 let mut fields = Map::new();
                 fields.insert("normalized".into(), n.as_str().into());
-                Answer {
-                    fields,
-                    human: escape_invisible(n.as_str()).into_owned(),
-                    ok: true,
-                }
+                let human = if args.json {
+                    String::new()
+                } else {
+                    escape_invisible(n.as_str()).into_owned()
+                };
+                Answer::ok(fields, human)
             }
-            Err(f) => Answer::failed(&f),
+            Err(f) => Answer::failed(f),
         }
     })
 }

@@ -31,7 +31,13 @@ struct Details {
     component: &'static str,
     expected: Vec<String>,
     spec: Option<String>,
-    report: String,
+    report: Report,
+}
+
+/// The human report, or the parse error that writes it when asked.
+enum Report {
+    Text(String),
+    Parse(ParseError),
 }
 
 impl Failure {
@@ -39,8 +45,9 @@ impl Failure {
         Failure(Box::new(details))
     }
 
-    /// A parse error: its position, component, expected rules and report.
-    pub(crate) fn parse(e: &ParseError) -> Failure {
+    /// A parse error: its position, component, expected rules and report
+    /// (written only if asked for).
+    pub(crate) fn parse(e: ParseError) -> Failure {
         Failure::new(Details {
             byte: e.byte(),
             char: e.char(),
@@ -48,7 +55,7 @@ impl Failure {
             component: e.component().name(),
             expected: e.expected().iter().map(|r| r.abnf_name().into()).collect(),
             spec: Some(e.spec().into()),
-            report: e.to_string(),
+            report: Report::Parse(e),
         })
     }
 
@@ -90,7 +97,7 @@ impl Failure {
             component,
             expected: Vec::new(),
             spec: Some(spec.into()),
-            report,
+            report: Report::Text(report),
         })
     }
 
@@ -107,7 +114,7 @@ impl Failure {
         Failure::new(Details {
             byte: 0,
             char: 0,
-            report: format!("error: {}", escape_invisible(&message)),
+            report: Report::Text(format!("error: {}", escape_invisible(&message))),
             message,
             component: "input",
             expected: Vec::new(),
@@ -135,8 +142,11 @@ impl Failure {
     }
 
     /// The human report (terminal-safe), without a final newline.
-    pub(crate) fn report(&self) -> &str {
-        &self.0.report
+    pub(crate) fn report(&self) -> String {
+        match &self.0.report {
+            Report::Text(t) => t.clone(),
+            Report::Parse(e) => e.to_string(),
+        }
     }
 }
 
@@ -191,17 +201,30 @@ pub(crate) struct Answer {
     pub(crate) fields: Map<String, Value>,
     pub(crate) human: String,
     pub(crate) ok: bool,
+    /// The error, whose report is the human output (written only then).
+    pub(crate) failure: Option<Failure>,
 }
 
 impl Answer {
     /// The answer for an input that failed.
-    pub(crate) fn failed(failure: &Failure) -> Answer {
+    pub(crate) fn failed(failure: Failure) -> Answer {
         let mut fields = Map::new();
         fields.insert("error".into(), failure.json());
         Answer {
             fields,
-            human: format!("{}\n", failure.report()),
+            human: String::new(),
             ok: false,
+            failure: Some(failure),
+        }
+    }
+
+    /// The answer for an input that succeeded.
+    pub(crate) fn ok(fields: Map<String, Value>, human: String) -> Answer {
+        Answer {
+            fields,
+            human,
+            ok: true,
+            failure: None,
         }
     }
 }
@@ -232,10 +255,10 @@ pub(crate) fn answer_all(
         let Line { number, input } = line?;
         let (text, answer) = match input {
             Input::Text(t) => {
-                let answer = guarded(|| each(&t)).unwrap_or_else(|f| Answer::failed(&f));
+                let answer = guarded(|| each(&t)).unwrap_or_else(Answer::failed);
                 (t, answer)
             }
-            Input::NotUtf8(n) => (n.lossy(), Answer::failed(&n.failure())),
+            Input::NotUtf8(n) => (n.lossy(), Answer::failed(n.failure())),
         };
         if json {
             let mut m = Map::new();
@@ -249,6 +272,8 @@ pub(crate) fn answer_all(
             m.extend(answer.fields);
             m.insert("line".into(), number.into());
             write_json(&mut out, &Value::Object(m))?;
+        } else if let Some(failure) = &answer.failure {
+            writeln!(out, "{}\n", failure.report())?;
         } else {
             writeln!(out, "{}", answer.human)?;
         }

@@ -71,12 +71,9 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
             Components::parse(text, rule, args.profile)
         };
         match result {
-            Ok(c) => Answer {
-                fields: if args.json { fields(&c) } else { Map::new() },
-                human: human(text, &c),
-                ok: true,
-            },
-            Err(e) => Answer::failed(&Failure::parse(&e)),
+            Ok(c) if args.json => Answer::ok(fields(&c), String::new()),
+            Ok(c) => Answer::ok(Map::new(), human(text, &c)),
+            Err(e) => Answer::failed(Failure::parse(e)),
         }
     })
 }

@@ -68,13 +68,14 @@ pub(crate) fn run_resolve(args: ResolveArgs) -> io::Result<Outcome> {
                 let resolved = base.resolve_with(&reference, &options);
                 let mut fields = Map::new();
                 fields.insert("resolved".into(), resolved.as_str().into());
-                Answer {
-                    fields,
-                    human: escape_invisible(resolved.as_str()).into_owned(),
-                    ok: true,
-                }
+                let human = if args.json {
+                    String::new()
+                } else {
+                    escape_invisible(resolved.as_str()).into_owned()
+                };
+                Answer::ok(fields, human)
             }
-            Err(e) => Answer::failed(&Failure::parse(&e)),
+            Err(e) => Answer::failed(Failure::parse(e)),
         },
     )
 }
@@ -94,33 +95,24 @@ pub(crate) fn run_relativize(args: RelativizeArgs) -> io::Result<Outcome> {
                     "the target is a relative reference: resolve it first (iri resolve)".into();
                 let failure = Failure::at(t, 0, message, "scheme", "RFC 3986 §5.1")
                     .expected(vec!["scheme".into()]);
-                return Answer::failed(&failure);
+                return Answer::failed(failure);
             }
-            Err(e) => return Answer::failed(&Failure::parse(&e)),
+            Err(e) => return Answer::failed(Failure::parse(e)),
         };
         match base.relativize(&target) {
             Ok(r) => {
                 let mut fields = Map::new();
                 fields.insert("relative".into(), r.as_str().into());
-                Answer {
-                    fields,
-                    human: if r.as_str().is_empty() {
-                        "\"\" (the empty reference)".to_owned()
-                    } else {
-                        escape_invisible(r.as_str()).into_owned()
-                    },
-                    ok: true,
-                }
+                let human = if r.as_str().is_empty() {
+                    "\"\" (the empty reference)".to_owned()
+                } else {
+                    escape_invisible(r.as_str()).into_owned()
+                };
+                Answer::ok(fields, human)
             }
             Err(e) => {
                 let at = target.path().as_ptr() as usize - t.as_ptr() as usize;
-                Answer::failed(&Failure::at(
-                    t,
-                    at,
-                    e.to_string(),
-                    "path",
-                    "RFC 3986 §5.2.4",
-                ))
+                Answer::failed(Failure::at(t, at, e.to_string(), "path", "RFC 3986 §5.2.4"))
             }
         }
     })

@@ -62,7 +62,8 @@ pub fn is_invisible(c: char) -> bool {
 /// assert_eq!(iribis::escape_invisible("http://例え.jp/"), "http://例え.jp/");
 /// ```
 pub fn escape_invisible(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_invisible) {
+    // Printable ASCII, the common case, needs no look at each character.
+    if text.bytes().all(|b| (0x20..0x7F).contains(&b)) || !text.chars().any(is_invisible) {
         return Cow::Borrowed(text);
     }
     let mut shown = String::with_capacity(text.len() + 8);

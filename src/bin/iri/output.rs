@@ -177,8 +177,14 @@ pub(crate) fn write_json(out: &mut impl Write, value: &Value) -> io::Result<()> 
 /// `\uXXXX` escape. Such characters appear only inside JSON strings, where
 /// the escape means the same character.
 pub(crate) fn write_json_part(out: &mut impl Write, value: &Value) -> io::Result<()> {
-    let text = value.to_string();
-    if !text.chars().any(is_invisible) {
+    write_safe_json(out, &value.to_string())
+}
+
+/// Writes `text`, JSON, with its invisible characters as `\uXXXX` escapes.
+fn write_safe_json(out: &mut impl Write, text: &str) -> io::Result<()> {
+    // serde_json escapes the C0 controls: only DEL and non-ASCII characters
+    // can be left to escape.
+    if text.bytes().all(|b| b < 0x7F) || !text.chars().any(is_invisible) {
         return out.write_all(text.as_bytes());
     }
     let mut safe = String::with_capacity(text.len() + 16);
@@ -261,17 +267,29 @@ pub(crate) fn answer_all(
             Input::NotUtf8(n) => (n.lossy(), Answer::failed(n.failure())),
         };
         if json {
-            let mut m = Map::new();
-            for (k, v) in &shape.head {
-                m.insert((*k).into(), v.clone());
-            }
-            m.insert(shape.input.into(), text.into());
+            // Written pair by pair: the answer's fields are not copied into
+            // a second map.
+            let mut line = Vec::with_capacity(256);
+            let mut pairs: Vec<(&str, &Value)> = Vec::with_capacity(answer.fields.len() + 4);
+            let text = Value::String(text);
+            let valid = Value::Bool(answer.ok);
+            let number = Value::from(number);
+            pairs.extend(shape.head.iter().map(|(k, v)| (*k, v)));
+            pairs.push((shape.input, &text));
             if shape.valid {
-                m.insert("valid".into(), answer.ok.into());
+                pairs.push(("valid", &valid));
             }
-            m.extend(answer.fields);
-            m.insert("line".into(), number.into());
-            write_json(&mut out, &Value::Object(m))?;
+            pairs.extend(answer.fields.iter().map(|(k, v)| (k.as_str(), v)));
+            pairs.push(("line", &number));
+            for (i, (k, v)) in pairs.into_iter().enumerate() {
+                line.push(if i == 0 { b'{' } else { b',' });
+                serde_json::to_writer(&mut line, k)?;
+                line.push(b':');
+                serde_json::to_writer(&mut line, v)?;
+            }
+            line.extend_from_slice(b"}");
+            write_safe_json(&mut out, &String::from_utf8_lossy(&line))?;
+            writeln!(out)?;
         } else if let Some(failure) = &answer.failure {
             writeln!(out, "{}\n", failure.report())?;
         } else {

@@ -109,26 +109,24 @@ fn fields(c: &Components<'_>) -> Map<String, Value> {
 
 /// The input and its components, one per line, escaped for a terminal.
 fn human(input: &str, c: &Components<'_>) -> String {
-    let mut out = format!("{}\n", escape_invisible(input));
-    let host = c
-        .host()
-        .map(|h| format!("{} ({})", c.host_str().unwrap_or(""), h.kind_name()));
-    let rows = [
-        ("scheme", c.scheme().map(str::to_owned)),
-        ("authority", c.authority().map(str::to_owned)),
-        ("userinfo", c.userinfo().map(str::to_owned)),
-        ("host", host),
-        ("port", c.port().map(str::to_owned)),
-        ("path", c.path().map(str::to_owned)),
-        ("query", c.query().map(str::to_owned)),
-        ("fragment", c.fragment().map(str::to_owned)),
-    ];
-    for (name, value) in rows {
-        match value.as_deref() {
-            None => {}
-            Some("") => out.push_str(&format!("  {name:<10} (empty)\n")),
-            Some(v) => out.push_str(&format!("  {name:<10} {}\n", escape_invisible(v))),
-        }
-    }
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(4 * input.len() + 64);
+    let _ = writeln!(out, "{}", escape_invisible(input));
+    let mut row = |name: &str, value: Option<&str>, kind: Option<&str>| {
+        let _ = match (value, kind) {
+            (None, _) => Ok(()),
+            (Some(v), Some(k)) => writeln!(out, "  {name:<10} {} ({k})", escape_invisible(v)),
+            (Some(""), None) => writeln!(out, "  {name:<10} (empty)"),
+            (Some(v), None) => writeln!(out, "  {name:<10} {}", escape_invisible(v)),
+        };
+    };
+    row("scheme", c.scheme(), None);
+    row("authority", c.authority(), None);
+    row("userinfo", c.userinfo(), None);
+    row("host", c.host_str(), c.host().map(|h| h.kind_name()));
+    row("port", c.port(), None);
+    row("path", c.path(), None);
+    row("query", c.query(), None);
+    row("fragment", c.fragment(), None);
     out
 }

@@ -255,11 +255,13 @@ pub struct Violation {
 }
 
 impl Violation {
-    /// The input as a report shows it, and the line to print beneath it
-    /// with `^` under this violation's span, placed by display width (an
-    /// input with right-to-left characters is shown in a left-to-right
-    /// embedding, RFC 3987 §4.1, so that the marks stay under the right
-    /// characters).
+    /// A window of the input around this violation's span as a report
+    /// shows it, and the line to print beneath it with `^` under the span
+    /// (see [`underline`](crate::underline): about 40 columns of context on
+    /// each side, `…` where the input is cut, invisible characters escaped,
+    /// marks placed by display width, right-to-left text in a left-to-right
+    /// embedding, RFC 3987 §4.1). Costs time in the span's length and the
+    /// window's, not the input's.
     ///
     /// ```
     /// use iribis::{check, CheckOptions};
@@ -270,14 +272,10 @@ impl Violation {
     /// ```
     pub fn underline(&self, input: &str) -> (String, String) {
         let end = input
-            .char_indices()
-            .nth(self.char + self.len)
-            .map_or(input.len(), |(i, _)| i);
-        let (shown, from, to) = crate::error::render_span(input, self.byte, end);
-        (
-            shown,
-            format!("{}{}", " ".repeat(from), "^".repeat((to - from).max(1))),
-        )
+            .get(self.byte..)
+            .and_then(|rest| rest.char_indices().nth(self.len))
+            .map_or(input.len(), |(i, _)| self.byte + i);
+        crate::render::underline(input, self.byte, end)
     }
 }
 
@@ -317,26 +315,56 @@ pub fn check(input: &str, options: &CheckOptions) -> Report {
             e.message(),
         ),
     }
-    let mut violations: Vec<Violation> = found
-        .list
+    let mut list = found.list;
+    list.retain(|&(code, ..)| options.severities.of(code) != Severity::Allow);
+    // Character offsets in one walk of the input, not one per finding.
+    let chars = CharOffsets::new(input, list.iter().flat_map(|&(_, s, e, ..)| [s, e]));
+    let mut violations: Vec<Violation> = list
         .into_iter()
-        .filter_map(|(code, byte, end, component, message)| {
-            let severity = options.severities.of(code);
-            (severity != Severity::Allow).then(|| Violation {
-                code,
-                severity,
-                message,
-                byte,
-                char: input[..byte].chars().count(),
-                len: input[byte..end].chars().count(),
-                component,
-            })
+        .map(|(code, byte, end, component, message)| Violation {
+            code,
+            severity: options.severities.of(code),
+            message,
+            byte,
+            char: chars.at(byte),
+            len: chars.at(end).saturating_sub(chars.at(byte)),
+            component,
         })
         .collect();
     violations.sort_by_key(|v| (v.byte, v.code));
     let valid = !violations.iter().any(|v| v.severity == Severity::Error)
         && !violations.iter().any(|v| v.code == Code::SyntaxError);
     Report { valid, violations }
+}
+
+/// The character offsets of some byte offsets of a text, worked out in one
+/// walk of it.
+struct CharOffsets(Vec<(usize, usize)>);
+
+impl CharOffsets {
+    /// `bytes` are character boundaries of `text`, in any order.
+    fn new(text: &str, bytes: impl Iterator<Item = usize>) -> Self {
+        let mut bytes: Vec<usize> = bytes.collect();
+        bytes.sort_unstable();
+        bytes.dedup();
+        let (mut at, mut count) = (0, 0);
+        let offsets = bytes
+            .into_iter()
+            .map(|b| {
+                count += text.get(at..b).map_or(0, |s| s.chars().count());
+                at = b;
+                (b, count)
+            })
+            .collect();
+        CharOffsets(offsets)
+    }
+
+    /// The character offset of `byte`, one of the offsets given to `new`.
+    fn at(&self, byte: usize) -> usize {
+        self.0
+            .binary_search_by_key(&byte, |&(b, _)| b)
+            .map_or(0, |i| self.0[i].1)
+    }
 }
 
 struct Findings<'a> {

@@ -4,9 +4,6 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use unicode_width::UnicodeWidthChar;
-
-use crate::chars;
 use crate::syntax::Sym;
 use crate::{GrammarRule, Profile};
 
@@ -428,10 +425,11 @@ impl ParseError {
 }
 
 impl fmt::Display for ParseError {
-    /// The report: the message, the position, the input with a caret under
-    /// the position (placed by display width; an input with right-to-left
-    /// characters is shown in a left-to-right embedding, RFC 3987 §4.1), and
-    /// what was expected.
+    /// The report: the message, the position, a window of the input around
+    /// it with a caret under the position, and what was expected (see
+    /// [`underline`](crate::underline): controls and invisible characters
+    /// escaped, the caret placed by display width, right-to-left text in a
+    /// left-to-right embedding, RFC 3987 §4.1).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "error: {}", self.message())?;
         writeln!(
@@ -443,14 +441,16 @@ impl fmt::Display for ParseError {
             self.rule,
             self.spec()
         )?;
-        let (shown, col) = render(&self.input, self.details().byte);
+        let at = self.details().byte;
+        let (shown, col, _) = crate::render::render_span(&self.input, at, at);
         writeln!(f, "  |")?;
         writeln!(f, "  | {shown}")?;
+        let pad = " ".repeat(col);
         let wanted = self.expected_words();
         if wanted.is_empty() {
-            write!(f, "  | {:col$}^", "")
+            write!(f, "  | {pad}^")
         } else {
-            write!(f, "  | {:col$}^ expected {wanted}", "")
+            write!(f, "  | {pad}^ expected {wanted}")
         }
     }
 }
@@ -485,44 +485,6 @@ impl PartialEq for ParseError {
 
 impl Eq for ParseError {}
 
-/// The input as shown in a report, and the display column of byte `at`.
-fn render(input: &str, at: usize) -> (String, usize) {
-    let (shown, col, _) = render_span(input, at, at);
-    (shown, col)
-}
-
-/// The input as shown in a report, with the display columns where bytes
-/// `start` and `end` fall, for a caret or an underline beneath. Controls
-/// and invisible formatting characters are shown as `\u{..}` escapes; an
-/// input with right-to-left characters is wrapped in a left-to-right
-/// embedding (RFC 3987 §4.1), so that the columns stay true.
-pub(crate) fn render_span(input: &str, start: usize, end: usize) -> (String, usize, usize) {
-    let mut shown = String::new();
-    let (mut from, mut to) = (None, None);
-    let mut width = 0;
-    for (i, c) in input.char_indices() {
-        if i >= start && from.is_none() {
-            from = Some(width);
-        }
-        if i >= end && to.is_none() {
-            to = Some(width);
-        }
-        if invisible(c) {
-            let esc = format!("\\u{{{:X}}}", c as u32);
-            width += esc.len();
-            shown.push_str(&esc);
-        } else {
-            width += c.width().unwrap_or(0);
-            shown.push(c);
-        }
-    }
-    if input.chars().any(chars::is_rtl) {
-        // LEFT-TO-RIGHT EMBEDDING ... POP DIRECTIONAL FORMATTING.
-        shown = format!("\u{202A}{shown}\u{202C}");
-    }
-    (shown, from.unwrap_or(width), to.unwrap_or(width))
-}
-
 fn article(word: &str) -> &'static str {
     if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
         "an"
@@ -531,21 +493,9 @@ fn article(word: &str) -> &'static str {
     }
 }
 
-/// Characters that print as nothing, or as something else, in a terminal:
-/// controls, format characters (zero-width, bidi, word joiner, BOM),
-/// private-use characters, noncharacters and tags. They are shown escaped.
-fn invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{FEFF}')
-        || matches!(c, '\u{FDD0}'..='\u{FDEF}' | '\u{FFF0}'..='\u{FFFF}')
-        || (c as u32 & 0xFFFE) == 0xFFFE
-        || chars::is_iprivate(c, Profile::Rfc3987bis)
-        || (0xE0000..=0xE0FFF).contains(&(c as u32))
-}
-
 /// `'x' (U+0078)`, or just `U+200E` for characters that do not print.
 fn describe(c: char) -> String {
-    if invisible(c) || c.is_whitespace() {
+    if crate::render::is_invisible(c) || c.is_whitespace() {
         format!("U+{:04X}", c as u32)
     } else {
         format!("'{c}' (U+{:04X})", c as u32)

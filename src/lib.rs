@@ -80,6 +80,7 @@ mod iri;
 pub mod lab;
 mod normalize;
 mod profile;
+mod render;
 mod resolve;
 mod rule;
 mod syntax;
@@ -100,6 +101,7 @@ pub use normalize::{
     compare, equivalent, Level, UnicodeNormalizationError, DEFAULT_PORTS, DNS_SCHEMES,
 };
 pub use profile::{Profile, UnknownProfile};
+pub use render::{escape_invisible, escape_line, is_invisible, underline};
 pub use resolve::{resolve, DotSegments, ResolveError, ResolveOptions};
 pub use rule::GrammarRule;
 #[doc(hidden)]

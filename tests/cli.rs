@@ -74,7 +74,8 @@ fn json_contract() {
             "port",
             "path",
             "query",
-            "fragment"
+            "fragment",
+            "line"
         ]
     );
     assert_eq!(lines[0]["host"], "[::1]");
@@ -85,6 +86,14 @@ fn json_contract() {
     assert_eq!(lines[2]["error"]["byte"], 1);
     assert_eq!(lines[2]["error"]["char"], 1);
     assert!(lines[2]["error"]["message"].is_string());
+    assert_eq!(
+        lines
+            .iter()
+            .map(|l| l["line"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [1, 2, 3],
+        "for arguments, line is the argument's 1-based position"
+    );
 }
 
 /// One input per line of standard input: only "\n" or "\r\n" is removed,

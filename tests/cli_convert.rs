@@ -14,7 +14,7 @@ fn to_uri() {
     let lines = json(&o);
     assert_eq!(
         lines[0],
-        serde_json::json!({"input": "http://résumé.example.org/ü", "uri": "http://r%C3%A9sum%C3%A9.example.org/%C3%BC"})
+        serde_json::json!({"input": "http://résumé.example.org/ü", "uri": "http://r%C3%A9sum%C3%A9.example.org/%C3%BC", "line": 1})
     );
     assert_eq!(lines[1]["error"]["byte"], 1);
     let o = iri(
@@ -65,8 +65,22 @@ fn to_iri() {
 fn preprocess() {
     let o = iri(&["parse", "--json", "--preprocess"], b" \thttp://h/ \r\n");
     assert_eq!(json(&o)[0]["input"], "http://h/");
-    let o = iri(&["parse", "--json", "--preprocess=split"], b"a  b\n");
-    assert_eq!(json(&o).len(), 2);
+    // Every line gives at least one result, and each says its line.
+    let o = iri(
+        &["parse", "--json", "--preprocess=split"],
+        b"a  b\n\n \nc\n",
+    );
+    let lines: Vec<(String, u64)> = json(&o)
+        .iter()
+        .map(|l| {
+            (
+                l["input"].as_str().unwrap().into(),
+                l["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let want = [("a", 1), ("b", 1), ("", 2), ("", 3), ("c", 4)];
+    assert_eq!(lines, want.map(|(i, n)| (i.to_owned(), n)));
     let o = iri(&["to-uri", "--preprocess=encode"], b" http://h/a b \n");
     assert_eq!(String::from_utf8_lossy(&o.stdout), "http://h/a%20b\n");
     // Off by default: nothing is trimmed.

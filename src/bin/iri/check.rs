@@ -2,14 +2,19 @@
 //! order; batches of lines are checked on every core.
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
-use iribis::{check, CheckOptions, Code, Preset, Profile, Report, Severities, Severity};
+use iribis::{
+    check, escape_invisible, escape_line, CheckOptions, Code, Preset, Profile, Report, Severities,
+    Severity,
+};
 use serde_json::json;
 
-use crate::inputs::{inputs, Input, Preprocess};
+use crate::inputs::{inputs, Input, Line, Preprocess};
+use crate::output::{guarded, write_json, write_json_part, Failure};
 use crate::Outcome;
 
 #[derive(clap::Args)]
@@ -42,7 +47,7 @@ pub(crate) struct Args {
     preprocess: Preprocess,
     /// The inputs; without any (and without --file), each line of standard
     /// input is one.
-    inputs: Vec<String>,
+    inputs: Vec<OsString>,
 }
 
 fn code_arg(name: &str) -> Result<Code, String> {
@@ -87,7 +92,7 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
         severities,
     };
     let color = !args.json && io::stdout().is_terminal();
-    let source: Box<dyn Iterator<Item = io::Result<Input>>> = match &args.file {
+    let source: Box<dyn Iterator<Item = io::Result<Line>>> = match &args.file {
         Some(path) => Box::new(file_lines(path)?),
         None => Box::new(inputs(args.inputs)),
     };
@@ -95,22 +100,33 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     let mut summary = Summary::default();
     loop {
         let mut batch = Vec::with_capacity(BATCH);
-        for input in lines.by_ref().take(BATCH) {
-            batch.push(match input? {
-                Input::Text(t) => t,
-                // Not UTF-8: checked as its lossy text, whose U+FFFD fails the syntax.
-                Input::NotUtf8 { lossy, .. } => lossy,
-            });
+        for line in lines.by_ref().take(BATCH) {
+            batch.push(line?);
         }
         if batch.is_empty() {
             break;
         }
-        for (input, report) in batch.iter().zip(check_all(&batch, &options)) {
-            summary.add(&report);
+        for (line, answer) in batch.iter().zip(check_all(&batch, &options)) {
+            let Line { number, input } = line;
+            let lossy;
+            let text = match input {
+                Input::Text(t) => t.as_str(),
+                Input::NotUtf8(n) => {
+                    lossy = n.lossy();
+                    lossy.as_str()
+                }
+            };
+            match &answer {
+                Ok(report) => summary.add(report),
+                Err(_) => summary.add_failure(),
+            }
             if args.json {
-                writeln!(out, "{}", to_json(input, &report))?;
+                write_json_line(&mut out, *number, text, &answer)?;
             } else {
-                write_human(&mut out, input, &report, color)?;
+                match &answer {
+                    Ok(report) => write_human(&mut out, text, report, color)?,
+                    Err(failure) => writeln!(out, "{}\n", failure.report())?,
+                }
             }
         }
     }
@@ -126,24 +142,36 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
 }
 
 /// The lines of a file, terminators removed as for standard input.
-fn file_lines(path: &PathBuf) -> io::Result<impl Iterator<Item = io::Result<Input>>> {
+fn file_lines(path: &PathBuf) -> io::Result<impl Iterator<Item = io::Result<Line>>> {
     let file = File::open(path)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     Ok(crate::inputs::lines(BufReader::new(file)))
 }
 
-/// The reports of a batch, in order, computed on all cores.
-fn check_all(batch: &[String], options: &CheckOptions) -> Vec<Report> {
+/// The report of one input, or its error (not UTF-8, or a panic).
+fn check_one(line: &Line, options: &CheckOptions) -> Result<Report, Failure> {
+    match &line.input {
+        Input::Text(t) => guarded(|| check(t, options)),
+        Input::NotUtf8(n) => Err(n.failure()),
+    }
+}
+
+/// The answers of a batch, in order, computed on all cores.
+fn check_all(batch: &[Line], options: &CheckOptions) -> Vec<Result<Report, Failure>> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if cores == 1 || batch.len() < 256 {
-        return batch.iter().map(|s| check(s, options)).collect();
+        return batch.iter().map(|l| check_one(l, options)).collect();
     }
     let chunk = batch.len().div_ceil(cores);
     std::thread::scope(|scope| {
         let handles: Vec<_> = batch
             .chunks(chunk)
             .map(|part| {
-                scope.spawn(move || part.iter().map(|s| check(s, options)).collect::<Vec<_>>())
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|l| check_one(l, options))
+                        .collect::<Vec<_>>()
+                })
             })
             .collect();
         handles
@@ -153,24 +181,43 @@ fn check_all(batch: &[String], options: &CheckOptions) -> Vec<Report> {
     })
 }
 
-fn to_json(input: &str, report: &Report) -> serde_json::Value {
-    let violations: Vec<_> = report
-        .violations
-        .iter()
-        .map(|v| {
-            json!({
-                "code": v.code.name(),
-                "severity": v.severity.name(),
-                "spec": v.code.spec(),
-                "message": v.message,
-                "byte": v.byte,
-                "char": v.char,
-                "len": v.len,
-                "component": v.component.name(),
-            })
-        })
-        .collect();
-    json!({"input": input, "valid": report.valid, "violations": violations})
+/// Writes one input's JSON line, a finding at a time: an input with a
+/// million findings never holds them all as JSON values.
+fn write_json_line(
+    out: &mut impl Write,
+    line: usize,
+    input: &str,
+    answer: &Result<Report, Failure>,
+) -> io::Result<()> {
+    let report = match answer {
+        Ok(report) => report,
+        Err(failure) => {
+            return write_json(
+                out,
+                &json!({"input": input, "valid": false, "violations": [], "error": failure.json(), "line": line}),
+            );
+        }
+    };
+    out.write_all(b"{\"input\":")?;
+    write_json_part(out, &input.into())?;
+    write!(out, ",\"valid\":{},\"violations\":[", report.valid)?;
+    for (i, v) in report.violations.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        let v = json!({
+            "code": v.code.name(),
+            "severity": v.severity.name(),
+            "spec": v.code.spec(),
+            "message": v.message,
+            "byte": v.byte,
+            "char": v.char,
+            "len": v.len,
+            "component": v.component.name(),
+        });
+        write_json_part(out, &v)?;
+    }
+    writeln!(out, "],\"line\":{line}}}")
 }
 
 fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) -> io::Result<()> {
@@ -186,13 +233,9 @@ fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) 
     } else {
         paint("invalid", "31")
     };
-    // The input as the first underline shows it: escaped and embedded
-    // like every line below (RFC 3987 §4.1), never raw.
-    let shown = report
-        .violations
-        .first()
-        .map_or_else(|| input.to_owned(), |v| v.underline(input).0);
-    writeln!(out, "{shown}: {verdict}")?;
+    // The input once, escaped and embedded like the windows below (RFC 3987
+    // §4.1); each finding then shows a window of it.
+    writeln!(out, "{}: {verdict}", escape_line(input))?;
     for v in &report.violations {
         let tint = match v.severity {
             Severity::Error => "1;31",
@@ -200,7 +243,7 @@ fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) 
             _ => "1;36",
         };
         let label = paint(&format!("{}[{}]", v.severity.name(), v.code.name()), tint);
-        writeln!(out, "{label}: {}", v.message)?;
+        writeln!(out, "{label}: {}", escape_invisible(&v.message))?;
         writeln!(
             out,
             " --> byte {}, character {}, {} character{}, in the {} ({})",
@@ -235,6 +278,11 @@ impl Summary {
         for v in &report.violations {
             *self.per_code.entry(v.code.name()).or_default() += 1;
         }
+    }
+
+    fn add_failure(&mut self) {
+        self.inputs += 1;
+        self.invalid += 1;
     }
 
     fn write(&self, out: &mut impl Write) -> io::Result<()> {

@@ -1,12 +1,16 @@
 //! `iri to-uri` and `iri to-iri`: conversions, one result per input, in
 //! input order; `--explain` shows the string after each step.
 
-use std::io::{self, BufWriter, Write};
+use std::ffi::OsString;
+use std::io;
 
-use iribis::{ConvertError, Profile, Step, ToIriOptions, ToUriOptions};
-use serde_json::{json, Value};
+use iribis::{
+    escape_invisible, ConvertError, IriRef, ParseOptions, Profile, Step, ToIriOptions, ToUriOptions,
+};
+use serde_json::{json, Map};
 
-use crate::inputs::{inputs, Input, Preprocess};
+use crate::inputs::{inputs, Line, Preprocess};
+use crate::output::{answer_all, Answer, Failure, Shape};
 use crate::Outcome;
 
 #[derive(clap::Args)]
@@ -32,7 +36,7 @@ pub(crate) struct ToUriArgs {
     #[command(flatten)]
     preprocess: Preprocess,
     /// The IRIs; without any, each line of standard input is one.
-    inputs: Vec<String>,
+    inputs: Vec<OsString>,
 }
 
 #[derive(clap::Args)]
@@ -52,86 +56,81 @@ pub(crate) struct ToIriArgs {
     #[arg(long)]
     json: bool,
     /// The URIs; without any, each line of standard input is one.
-    inputs: Vec<String>,
+    inputs: Vec<OsString>,
 }
 
-fn error_json(e: &ConvertError) -> Value {
+/// The error of a conversion, in the shape of every error.
+fn failure(input: &str, e: ConvertError) -> Failure {
     match e {
-        ConvertError::Parse(p) => {
-            json!({"byte": p.byte(), "char": p.char(), "message": p.message()})
+        ConvertError::Parse(p) => Failure::parse(p),
+        ConvertError::Idna { .. } => {
+            // The host is where IDNA failed.
+            let host = IriRef::parse_with(input, &ParseOptions::new().profile(Profile::Leiri))
+                .ok()
+                .and_then(|r| {
+                    r.host_str()
+                        .map(|h| h.as_ptr() as usize - input.as_ptr() as usize)
+                });
+            Failure::at(
+                input,
+                host.unwrap_or(0),
+                e.to_string(),
+                "host",
+                "3987bis §3.4.2",
+            )
         }
-        other => json!({"message": other.to_string()}),
-    }
-}
-
-fn human_error(e: &ConvertError) -> String {
-    match e {
-        ConvertError::Parse(p) => format!("{p}\n"),
-        other => format!("error: {other}\n"),
+        other => Failure::at(input, 0, other.to_string(), "input", "3987bis §3.5"),
     }
 }
 
 /// Writes each input's result: `key` holds the converted string.
 fn run(
-    given: impl Iterator<Item = io::Result<Input>>,
+    given: impl Iterator<Item = io::Result<Line>>,
     key: &str,
     explain: bool,
     json: bool,
     steps: impl Fn(&str) -> Result<Vec<Step>, ConvertError>,
 ) -> io::Result<Outcome> {
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut outcome = Outcome::AllValid;
-    for input in given {
-        let text = match input? {
-            Input::Text(t) => t,
-            Input::NotUtf8 { lossy, valid_up_to } => {
-                let message = "the line is not UTF-8: an IRI is a sequence of Unicode characters (percent-encode octets as %HH)";
-                if json {
-                    writeln!(
-                        out,
-                        "{}",
-                        json!({"input": lossy, "error": {"byte": valid_up_to, "message": message}})
-                    )?;
-                } else {
-                    writeln!(out, "error: {message}\n  | {lossy}\n")?;
-                }
-                outcome = Outcome::SomeInvalid;
-                continue;
+    let shape = Shape {
+        head: Vec::new(),
+        input: "input",
+        valid: false,
+    };
+    answer_all(given, json, &shape, |text| match steps(text) {
+        Ok(steps) => {
+            let result = steps.last().map_or("", |s| s.text.as_str());
+            let mut fields = Map::new();
+            fields.insert(key.into(), result.into());
+            if explain {
+                fields.insert(
+                    "steps".into(),
+                    steps
+                        .iter()
+                        .map(|s| json!({"step": s.label, "what": s.what, "text": s.text}))
+                        .collect(),
+                );
             }
-        };
-        match steps(&text) {
-            Ok(steps) => {
-                let result = steps.last().map_or("", |s| s.text.as_str());
-                if json {
-                    let mut v = json!({"input": text, key: result});
-                    if explain {
-                        v["steps"] = steps
-                            .iter()
-                            .map(|s| json!({"step": s.label, "what": s.what, "text": s.text}))
-                            .collect();
-                    }
-                    writeln!(out, "{v}")?;
-                } else if explain {
-                    for s in &steps {
-                        writeln!(out, "{:>5}. {}\n       ({})", s.label, s.text, s.what)?;
-                    }
-                    writeln!(out)?;
-                } else {
-                    writeln!(out, "{result}")?;
-                }
-            }
-            Err(e) => {
-                if json {
-                    writeln!(out, "{}", json!({"input": text, "error": error_json(&e)}))?;
-                } else {
-                    writeln!(out, "{}", human_error(&e))?;
-                }
-                outcome = Outcome::SomeInvalid;
-            }
+            let human = if json {
+                String::new()
+            } else if explain {
+                steps
+                    .iter()
+                    .map(|s| {
+                        format!(
+                            "{:>5}. {}\n       ({})\n",
+                            s.label,
+                            escape_invisible(&s.text),
+                            escape_invisible(s.what)
+                        )
+                    })
+                    .collect()
+            } else {
+                escape_invisible(result).into_owned()
+            };
+            Answer::ok(fields, human)
         }
-    }
-    out.flush()?;
-    Ok(outcome)
+        Err(e) => Answer::failed(failure(text, e)),
+    })
 }
 
 pub(crate) fn run_to_uri(args: ToUriArgs) -> io::Result<Outcome> {

@@ -7,10 +7,11 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use iribis::abnf::Grammar;
 use iribis::lab::{self, DiffReport, PestGrammar, Scan, Side};
-use iribis::Profile;
-use serde_json::{json, Value};
+use iribis::{escape_invisible, Profile};
+use serde_json::{json, Map, Value};
 
-use crate::inputs::{inputs, Input};
+use crate::inputs::Line;
+use crate::output::{answer_all, escape_lines, Answer, Failure, Shape};
 use crate::Outcome;
 
 #[derive(Subcommand)]
@@ -276,56 +277,45 @@ fn diff_json(report: &DiffReport, base: Side<'_>, new: Side<'_>, examples: usize
 pub(crate) fn parse_with(
     path: &Path,
     rule: &str,
-    args: Vec<String>,
+    lines: impl Iterator<Item = io::Result<Line>>,
     as_json: bool,
 ) -> io::Result<Outcome> {
     let g = load(path)?;
     let rule = resolve(&g, rule, &path.display().to_string())?;
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut outcome = Outcome::AllValid;
-    for input in inputs(args) {
-        let text = match input? {
-            Input::Text(t) => t,
-            Input::NotUtf8 { lossy, valid_up_to } => {
-                // A grammar runs on characters: a line that is not UTF-8 is
-                // invalid whatever the grammar says.
-                outcome = Outcome::SomeInvalid;
-                let message = "the line is not UTF-8: a grammar runs on Unicode characters (percent-encode octets as %HH)";
-                if as_json {
-                    let error = json!({"byte": valid_up_to, "message": message});
-                    writeln!(
-                        out,
-                        "{}",
-                        json!({"input": lossy, "valid": false, "rule": rule, "error": error})
-                    )?;
-                } else {
-                    writeln!(out, "{lossy}\n  {message} (byte {valid_up_to})\n")?;
-                }
-                continue;
+    let spec = path.display().to_string();
+    let shape = Shape {
+        head: Vec::new(),
+        input: "input",
+        valid: true,
+    };
+    answer_all(lines, as_json, &shape, |text| {
+        let mut answer = match g.tree(rule, text) {
+            Ok(_) => Answer::ok(
+                Map::new(),
+                format!("{}\n  valid ({rule})\n", escape_invisible(text)),
+            ),
+            Err(f) => {
+                let message = format!("no match for {rule}");
+                let failure =
+                    Failure::at(text, f.byte, message, "input", &spec).expected(f.expected.clone());
+                let human = format!(
+                    "{}\n  = {}\n",
+                    failure.report(),
+                    escape_invisible(&f.to_string())
+                );
+                // The report, and pest's own words.
+                let mut answer = Answer::failed(failure);
+                answer.failure = None;
+                answer.human = human;
+                answer
             }
         };
-        let result = g.tree(rule, &text);
-        if result.is_err() {
-            outcome = Outcome::SomeInvalid;
-        }
-        match (&result, as_json) {
-            (Ok(_), true) => writeln!(
-                out,
-                "{}",
-                json!({"input": text, "valid": true, "rule": rule})
-            )?,
-            (Err(f), true) => writeln!(
-                out,
-                "{}",
-                json!({"input": text, "valid": false, "rule": rule,
-                       "error": {"byte": f.byte, "char": f.char, "expected": f.expected}})
-            )?,
-            (Ok(_), false) => writeln!(out, "{text}\n  valid ({rule})\n")?,
-            (Err(f), false) => writeln!(out, "{text}\n  {f}\n")?,
-        }
-    }
-    out.flush()?;
-    Ok(outcome)
+        let mut fields = Map::new();
+        fields.insert("rule".into(), rule.into());
+        fields.extend(std::mem::take(&mut answer.fields));
+        answer.fields = fields;
+        answer
+    })
 }
 
 /// `iri tree --grammar FILE.pest`: the derivation by a runtime grammar.
@@ -335,11 +325,23 @@ pub(crate) fn tree_with(path: &Path, rule: &str, input: &str) -> io::Result<Outc
     let mut out = io::stdout().lock();
     match g.tree(rule, input) {
         Ok(t) => {
-            write!(out, "{}", t.render(input))?;
+            write!(out, "{}", escape_lines(&t.render(input)))?;
             Ok(Outcome::AllValid)
         }
         Err(f) => {
-            writeln!(out, "{f}")?;
+            let failure = Failure::at(
+                input,
+                f.byte,
+                format!("no match for {rule}"),
+                "input",
+                &path.display().to_string(),
+            );
+            writeln!(
+                out,
+                "{}\n  = {}",
+                failure.report(),
+                escape_invisible(&f.to_string())
+            )?;
             Ok(Outcome::SomeInvalid)
         }
     }

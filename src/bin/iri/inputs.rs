@@ -1,27 +1,121 @@
-//! Where inputs come from: the arguments, or one per line of standard input.
+//! Where inputs come from: the arguments, or one per line of standard input
+//! (or of a file), each with its line number.
 
+use std::ffi::OsString;
 use std::io::{self, BufRead};
 
-/// One input: its text, or the line's bytes when they are not UTF-8.
+use crate::output::Failure;
+
+/// One input and where it comes from.
+pub(crate) struct Line {
+    /// The 1-based line of standard input (or of the file) it was read from;
+    /// for arguments, the 1-based position of the argument.
+    pub(crate) number: usize,
+    pub(crate) input: Input,
+}
+
+/// One input: its text, or its bytes when they are not UTF-8.
 pub(crate) enum Input {
     Text(String),
-    NotUtf8 { lossy: String, valid_up_to: usize },
+    NotUtf8(NotUtf8),
+}
+
+/// An input that is not UTF-8, kept as it is: nothing is computed from a
+/// substitute text.
+pub(crate) struct NotUtf8 {
+    bytes: Vec<u8>,
+    /// The byte offset of the first octet that is not UTF-8.
+    byte: usize,
+}
+
+impl NotUtf8 {
+    fn new(bytes: Vec<u8>, byte: usize) -> Self {
+        NotUtf8 { bytes, byte }
+    }
+
+    /// The text with U+FFFD in place of each sequence that is not UTF-8:
+    /// for the `input` key of the JSON output only.
+    pub(crate) fn lossy(&self) -> String {
+        String::from_utf8_lossy(&self.bytes).into_owned()
+    }
+
+    /// The error: where the first octet that is not UTF-8 is, in bytes and in
+    /// characters (of the valid text before it).
+    pub(crate) fn failure(&self) -> Failure {
+        let valid = std::str::from_utf8(&self.bytes[..self.byte]).unwrap_or_default();
+        let char = valid.chars().count();
+        let octet = self.bytes.get(self.byte).copied().unwrap_or_default();
+        let message = format!(
+            "not UTF-8 at byte {}, character {char}: the octet {octet:02X} cannot stand there in UTF-8, and an IRI is a sequence of Unicode characters: convert the line from its charset to UTF-8 (3987bis §3.1), or percent-encode the octet as %{octet:02X}",
+            self.byte
+        );
+        // The line as shown: its text, with each octet that is not UTF-8
+        // written \xHH (escaping the rest is the report's job).
+        let mut shown = String::new();
+        let mut at = None;
+        for chunk in self.bytes.utf8_chunks() {
+            shown.push_str(chunk.valid());
+            if chunk.invalid().is_empty() {
+                continue;
+            }
+            at.get_or_insert(shown.len());
+            for b in chunk.invalid() {
+                shown.push_str(&format!("\\x{b:02X}"));
+            }
+        }
+        Failure::with_report(
+            self.byte,
+            char,
+            message,
+            "input",
+            "3987bis §3.1",
+            &shown,
+            at.map_or((0, 0), |at| (at, at + 4)),
+        )
+    }
+}
+
+impl From<Vec<u8>> for Input {
+    fn from(bytes: Vec<u8>) -> Self {
+        match String::from_utf8(bytes) {
+            Ok(s) => Input::Text(s),
+            Err(e) => {
+                let byte = e.utf8_error().valid_up_to();
+                Input::NotUtf8(NotUtf8::new(e.into_bytes(), byte))
+            }
+        }
+    }
+}
+
+impl From<OsString> for Input {
+    fn from(arg: OsString) -> Self {
+        match arg.into_string() {
+            Ok(s) => Input::Text(s),
+            Err(os) => Input::from(os.as_encoded_bytes().to_vec()),
+        }
+    }
 }
 
 /// The arguments when there are any; otherwise each line of standard input,
 /// with only its terminator ("\n" or "\r\n") removed: nothing is trimmed, and
 /// an empty line is an input (the empty reference).
-pub(crate) fn inputs(args: Vec<String>) -> Box<dyn Iterator<Item = io::Result<Input>>> {
+pub(crate) fn inputs(args: Vec<OsString>) -> Box<dyn Iterator<Item = io::Result<Line>>> {
     if !args.is_empty() {
-        return Box::new(args.into_iter().map(|a| Ok(Input::Text(a))));
+        return Box::new(args.into_iter().enumerate().map(|(i, a)| {
+            Ok(Line {
+                number: i + 1,
+                input: Input::from(a),
+            })
+        }));
     }
     Box::new(lines(io::stdin().lock()))
 }
 
 /// Each line of `reader` as one input, with only its terminator ("\n" or
 /// "\r\n") removed.
-pub(crate) fn lines(mut reader: impl BufRead) -> impl Iterator<Item = io::Result<Input>> {
+pub(crate) fn lines(mut reader: impl BufRead) -> impl Iterator<Item = io::Result<Line>> {
     let mut buf = Vec::new();
+    let mut number = 0;
     std::iter::from_fn(move || {
         buf.clear();
         match reader.read_until(b'\n', &mut buf) {
@@ -33,12 +127,10 @@ pub(crate) fn lines(mut reader: impl BufRead) -> impl Iterator<Item = io::Result
                         buf.pop();
                     }
                 }
-                Some(Ok(match String::from_utf8(std::mem::take(&mut buf)) {
-                    Ok(s) => Input::Text(s),
-                    Err(e) => Input::NotUtf8 {
-                        valid_up_to: e.utf8_error().valid_up_to(),
-                        lossy: String::from_utf8_lossy(e.as_bytes()).into_owned(),
-                    },
+                number += 1;
+                Some(Ok(Line {
+                    number,
+                    input: Input::from(std::mem::take(&mut buf)),
                 }))
             }
             Err(e) => Some(Err(e)),
@@ -52,7 +144,8 @@ pub(crate) fn lines(mut reader: impl BufRead) -> impl Iterator<Item = io::Result
 pub(crate) struct Preprocess {
     /// Trim leading and trailing space, CR, LF and TAB from each input
     /// first; with =split, also split it on runs of spaces into several
-    /// inputs, with =encode write inner spaces as %20
+    /// inputs (a blank line stays one input, the empty reference), with
+    /// =encode write inner spaces as %20
     #[arg(long, value_name = "SPACES", num_args = 0..=1, default_missing_value = "keep", value_parser = spaces_arg)]
     preprocess: Option<iribis::InnerSpaces>,
 }
@@ -67,18 +160,37 @@ fn spaces_arg(s: &str) -> Result<iribis::InnerSpaces, String> {
 }
 
 impl Preprocess {
-    /// The inputs, pre-processed when asked; a line that is not UTF-8 is
-    /// passed on as it is.
+    /// The inputs, pre-processed when asked, each keeping its line number;
+    /// a line that is not UTF-8 is passed on as it is. Every line gives at
+    /// least one input: one that `split` leaves nothing of gives the empty
+    /// reference.
     pub(crate) fn apply(
         self,
-        inputs: impl Iterator<Item = io::Result<Input>>,
-    ) -> impl Iterator<Item = io::Result<Input>> {
-        inputs.flat_map(move |input| -> Vec<io::Result<Input>> {
-            match (self.preprocess, input) {
-                (Some(spaces), Ok(Input::Text(t))) => iribis::preprocess(&t, spaces)
-                    .into_iter()
-                    .map(|s| Ok(Input::Text(s)))
-                    .collect(),
+        inputs: impl Iterator<Item = io::Result<Line>>,
+    ) -> impl Iterator<Item = io::Result<Line>> {
+        inputs.flat_map(move |line| -> Vec<io::Result<Line>> {
+            match (self.preprocess, line) {
+                (
+                    Some(spaces),
+                    Ok(Line {
+                        number,
+                        input: Input::Text(t),
+                    }),
+                ) => {
+                    let mut parts = iribis::preprocess(&t, spaces);
+                    if parts.is_empty() {
+                        parts.push(String::new());
+                    }
+                    parts
+                        .into_iter()
+                        .map(|s| {
+                            Ok(Line {
+                                number,
+                                input: Input::Text(s),
+                            })
+                        })
+                        .collect()
+                }
                 (_, other) => vec![other],
             }
         })

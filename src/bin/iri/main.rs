@@ -8,6 +8,7 @@ mod convert;
 mod grammar;
 mod inputs;
 mod normalize;
+mod output;
 mod parse;
 mod resolve;
 mod tree;
@@ -62,7 +63,30 @@ pub(crate) enum Outcome {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // A panic is a bug: say where, with nothing of the input raw. The
+    // commands catch it per input, so that every other input still gets its
+    // answer.
+    std::panic::set_hook(Box::new(|info| {
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let _ = writeln!(
+            io::stderr(),
+            "iri: internal error{place}: {}",
+            iribis::escape_invisible(&what)
+        );
+    }));
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(&e),
+    };
     let result = match cli.command {
         Command::Parse(args) => parse::run(args),
         Command::Tree(args) => tree::run(args),
@@ -81,8 +105,25 @@ fn main() -> ExitCode {
         // A closed pipe (`iri parse ... | head`) is not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(io::stderr(), "iri: {e}");
+            let _ = writeln!(
+                io::stderr(),
+                "iri: {}",
+                iribis::escape_invisible(&e.to_string())
+            );
             ExitCode::from(2)
         }
     }
+}
+
+/// Prints clap's message (help, version or a usage error) and gives its exit
+/// status. A usage error quotes the arguments, which may hold controls: then
+/// it is printed plain and escaped.
+fn usage_error(e: &clap::Error) -> ExitCode {
+    let plain = e.render().to_string();
+    if e.use_stderr() && plain.chars().any(iribis::is_invisible) {
+        let _ = write!(io::stderr(), "{}", iribis::escape_invisible(&plain));
+    } else {
+        let _ = e.print();
+    }
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }

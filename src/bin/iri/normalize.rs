@@ -2,9 +2,13 @@
 
 use std::io::{self, Write};
 
-use iribis::{compare, IriRef, Level};
-use serde_json::json;
+use std::ffi::OsString;
 
+use iribis::{compare, escape_invisible, Component, IriRef, Level};
+use serde_json::{json, Map};
+
+use crate::inputs::inputs;
+use crate::output::{answer_all, Answer, Failure, Shape};
 use crate::Outcome;
 
 #[derive(clap::Args)]
@@ -21,7 +25,7 @@ pub(crate) struct NormalizeArgs {
     #[arg(long)]
     json: bool,
     /// The inputs; without any, each line of standard input is one.
-    inputs: Vec<String>,
+    inputs: Vec<OsString>,
 }
 
 #[derive(clap::Args)]
@@ -42,40 +46,61 @@ pub(crate) struct CompareArgs {
 }
 
 pub(crate) fn run_normalize(args: NormalizeArgs) -> io::Result<Outcome> {
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    let mut outcome = Outcome::AllValid;
-    for input in crate::inputs::inputs(args.inputs) {
-        let text = match input? {
-            crate::inputs::Input::Text(t) => t,
-            crate::inputs::Input::NotUtf8 { lossy, .. } => lossy,
-        };
-        let result = IriRef::parse(&text)
-            .map_err(|e| (e.byte(), e.char(), e.message(), e.to_string()))
+    let shape = Shape {
+        head: Vec::new(),
+        input: "input",
+        valid: false,
+    };
+    answer_all(inputs(args.inputs), args.json, &shape, |text| {
+        let result = IriRef::parse(text)
+            .map_err(Failure::parse)
             .and_then(|r| {
                 if args.nfc {
-                    r.to_nfc()
-                        .map_err(|e| (0, 0, e.to_string(), format!("error: {e}")))
+                    r.to_nfc().map_err(|e| {
+                        let at = component_start(&r, e.component());
+                        Failure::at(
+                            text,
+                            at,
+                            e.to_string(),
+                            e.component().name(),
+                            "3987bis §8.5",
+                        )
+                    })
                 } else {
                     Ok(r.into_owned())
                 }
             })
             .map(|r| r.normalize_with(args.level));
-        match (&result, args.json) {
-            (Ok(n), true) => writeln!(out, "{}", json!({"input": text, "normalized": n.as_str()}))?,
-            (Ok(n), false) => writeln!(out, "{n}")?,
-            (Err((byte, ch, message, _)), true) => writeln!(
-                out,
-                "{}",
-                json!({"input": text, "error": {"byte": byte, "char": ch, "message": message}})
-            )?,
-            (Err((.., report)), false) => writeln!(out, "{report}\n")?,
+        match result {
+            Ok(n) => {
+                let mut fields = Map::new();
+                fields.insert("normalized".into(), n.as_str().into());
+                let human = if args.json {
+                    String::new()
+                } else {
+                    escape_invisible(n.as_str()).into_owned()
+                };
+                Answer::ok(fields, human)
+            }
+            Err(f) => Answer::failed(f),
         }
-        if result.is_err() {
-            outcome = Outcome::SomeInvalid;
-        }
-    }
-    out.flush()?;
-    Ok(outcome)
+    })
+}
+
+/// The byte offset where `component` of `r` starts (0 when it has none).
+fn component_start(r: &IriRef<&str>, component: Component) -> usize {
+    let part = match component {
+        Component::Scheme => r.scheme(),
+        Component::Authority => r.authority(),
+        Component::Userinfo => r.userinfo(),
+        Component::Host => r.host_str(),
+        Component::Port => r.port(),
+        Component::Path => Some(r.path()),
+        Component::Query => r.query(),
+        Component::Fragment => r.fragment(),
+        _ => None,
+    };
+    part.map_or(0, |p| p.as_ptr() as usize - r.as_str().as_ptr() as usize)
 }
 
 pub(crate) fn run_compare(args: CompareArgs) -> io::Result<Outcome> {

@@ -1,17 +1,19 @@
 //! `iri parse`: components or errors, one result per input, in input order.
 
-use std::io::{self, BufWriter, Write};
+use std::ffi::OsString;
+use std::io;
 
-use iribis::{Components, GrammarRule, IriRef, ParseError, ParseOptions, Profile};
-use serde_json::{json, Map, Value};
+use iribis::{escape_invisible, Components, GrammarRule, IriRef, ParseOptions, Profile};
+use serde_json::{Map, Value};
 
-use crate::inputs::{inputs, Input};
+use crate::inputs::inputs;
+use crate::output::{answer_all, Answer, Failure, Shape};
 use crate::Outcome;
 
 #[derive(clap::Args)]
 pub(crate) struct Args {
     /// The inputs; without any, each line of standard input is one input.
-    inputs: Vec<String>,
+    inputs: Vec<OsString>,
     /// The grammar: rfc3987bis, rfc3987, rfc3986 or leiri.
     #[arg(long, default_value = "rfc3987bis")]
     profile: Profile,
@@ -48,129 +50,83 @@ pub(crate) fn check_rule(rule: GrammarRule, profile: Profile) -> io::Result<()> 
 }
 
 pub(crate) fn run(args: Args) -> io::Result<Outcome> {
+    let lines = args.preprocess.apply(inputs(args.inputs));
     if let Some(path) = &args.grammar {
-        return crate::grammar::parse_with(path, &args.rule, args.inputs, args.json);
+        return crate::grammar::parse_with(path, &args.rule, lines, args.json);
     }
     let rule = rule_arg(&args.rule).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     check_rule(rule, args.profile)?;
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut outcome = Outcome::AllValid;
-    for input in args.preprocess.apply(inputs(args.inputs)) {
-        let valid = match input? {
-            Input::Text(text) => {
-                // The reference rule takes the fast path (the DFA, then the
-                // delimiters); any other rule the parse tree's lowering.
-                let result = if rule == GrammarRule::IRI_REFERENCE {
-                    IriRef::parse_with(&text, &ParseOptions::new().profile(args.profile))
-                        .map(Components::from)
-                } else {
-                    Components::parse(&text, rule, args.profile)
-                };
-                let valid = result.is_ok();
-                if args.json {
-                    writeln!(out, "{}", to_json(&text, &result))?;
-                } else {
-                    match &result {
-                        Ok(c) => write_human(&mut out, &text, c)?,
-                        Err(e) => writeln!(out, "{e}\n")?,
-                    }
-                }
-                valid
-            }
-            Input::NotUtf8 { lossy, valid_up_to } => {
-                let chars = lossy.get(..valid_up_to).map_or(0, |s| s.chars().count());
-                let message = "the line is not UTF-8: an IRI is a sequence of Unicode characters (percent-encode octets as %HH)";
-                if args.json {
-                    let error = json!({"byte": valid_up_to, "char": chars, "message": message});
-                    writeln!(
-                        out,
-                        "{}",
-                        json!({"input": lossy, "valid": false, "error": error})
-                    )?;
-                } else {
-                    writeln!(out, "error: {message}\n --> byte {valid_up_to}, character {chars}\n  |\n  | {lossy}\n")?;
-                }
-                false
-            }
+    let shape = Shape {
+        head: Vec::new(),
+        input: "input",
+        valid: true,
+    };
+    answer_all(lines, args.json, &shape, |text| {
+        // The reference rule takes the fast path (the DFA, then the
+        // delimiters); any other rule the parse tree's lowering.
+        let result = if rule == GrammarRule::IRI_REFERENCE {
+            IriRef::parse_with(text, &ParseOptions::new().profile(args.profile))
+                .map(Components::from)
+        } else {
+            Components::parse(text, rule, args.profile)
         };
-        if !valid {
-            outcome = Outcome::SomeInvalid;
+        match result {
+            Ok(c) if args.json => Answer::ok(fields(&c), String::new()),
+            Ok(c) => Answer::ok(Map::new(), human(text, &c)),
+            Err(e) => Answer::failed(Failure::parse(e)),
         }
-    }
-    out.flush()?;
-    Ok(outcome)
+    })
 }
 
 fn opt(s: Option<&str>) -> Value {
     s.map_or(Value::Null, |s| Value::String(s.to_owned()))
 }
 
-/// The JSON object of one result. For the reference-level rules every
+/// The JSON fields of a valid input. For the reference-level rules every
 /// component key is present (null when absent); below that level, only the
 /// components the rule has.
-fn to_json(input: &str, result: &Result<Components<'_>, ParseError>) -> Value {
+fn fields(c: &Components<'_>) -> Map<String, Value> {
     let mut m = Map::new();
-    m.insert("input".into(), input.into());
-    match result {
-        Ok(c) => {
-            m.insert("valid".into(), true.into());
-            let full = c.path().is_some();
-            let fields = [
-                ("scheme", c.scheme()),
-                ("authority", c.authority()),
-                ("userinfo", c.userinfo()),
-                ("host", c.host_str()),
-                ("host_type", c.host().map(|h| h.kind_name())),
-                ("port", c.port()),
-                ("path", c.path()),
-                ("query", c.query()),
-                ("fragment", c.fragment()),
-            ];
-            for (k, v) in fields {
-                if full || v.is_some() {
-                    m.insert(k.into(), opt(v));
-                }
-            }
-        }
-        Err(e) => {
-            m.insert("valid".into(), false.into());
-            m.insert(
-                "error".into(),
-                json!({
-                    "byte": e.byte(),
-                    "char": e.char(),
-                    "message": e.message(),
-                    "component": e.component().name(),
-                    "expected": e.expected().iter().map(|r| r.abnf_name()).collect::<Vec<_>>(),
-                    "spec": e.spec(),
-                }),
-            );
+    let full = c.path().is_some();
+    let fields = [
+        ("scheme", c.scheme()),
+        ("authority", c.authority()),
+        ("userinfo", c.userinfo()),
+        ("host", c.host_str()),
+        ("host_type", c.host().map(|h| h.kind_name())),
+        ("port", c.port()),
+        ("path", c.path()),
+        ("query", c.query()),
+        ("fragment", c.fragment()),
+    ];
+    for (k, v) in fields {
+        if full || v.is_some() {
+            m.insert(k.into(), opt(v));
         }
     }
-    Value::Object(m)
+    m
 }
 
-fn write_human(out: &mut impl Write, input: &str, c: &Components<'_>) -> io::Result<()> {
-    writeln!(out, "{input}")?;
-    let host = c
-        .host()
-        .map(|h| format!("{} ({})", c.host_str().unwrap_or(""), h.kind_name()));
-    let rows = [
-        ("scheme", c.scheme().map(str::to_owned)),
-        ("authority", c.authority().map(str::to_owned)),
-        ("userinfo", c.userinfo().map(str::to_owned)),
-        ("host", host),
-        ("port", c.port().map(str::to_owned)),
-        ("path", c.path().map(str::to_owned)),
-        ("query", c.query().map(str::to_owned)),
-        ("fragment", c.fragment().map(str::to_owned)),
-    ];
-    for (name, value) in rows {
-        match value.as_deref() {
-            None => {}
-            Some("") => writeln!(out, "  {name:<10} (empty)")?,
-            Some(v) => writeln!(out, "  {name:<10} {v}")?,
-        }
-    }
-    writeln!(out)
+/// The input and its components, one per line, escaped for a terminal.
+fn human(input: &str, c: &Components<'_>) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(4 * input.len() + 64);
+    let _ = writeln!(out, "{}", escape_invisible(input));
+    let mut row = |name: &str, value: Option<&str>, kind: Option<&str>| {
+        let _ = match (value, kind) {
+            (None, _) => Ok(()),
+            (Some(v), Some(k)) => writeln!(out, "  {name:<10} {} ({k})", escape_invisible(v)),
+            (Some(""), None) => writeln!(out, "  {name:<10} (empty)"),
+            (Some(v), None) => writeln!(out, "  {name:<10} {}", escape_invisible(v)),
+        };
+    };
+    row("scheme", c.scheme(), None);
+    row("authority", c.authority(), None);
+    row("userinfo", c.userinfo(), None);
+    row("host", c.host_str(), c.host().map(|h| h.kind_name()));
+    row("port", c.port(), None);
+    row("path", c.path(), None);
+    row("query", c.query(), None);
+    row("fragment", c.fragment(), None);
+    out
 }

@@ -1,12 +1,14 @@
 //! `iri resolve` and `iri relativize`: references against a base, one
 //! result per input, in input order.
 
-use std::io::{self, BufWriter, Write};
+use std::ffi::OsString;
+use std::io;
 
-use iribis::{Iri, IriRef, ParseError, ResolveOptions};
-use serde_json::{json, Value};
+use iribis::{escape_invisible, Iri, IriRef, ResolveOptions};
+use serde_json::Map;
 
-use crate::inputs::{inputs, Input};
+use crate::inputs::inputs;
+use crate::output::{answer_all, Answer, Failure, Shape};
 use crate::Outcome;
 
 #[derive(clap::Args)]
@@ -22,7 +24,7 @@ pub(crate) struct ResolveArgs {
     #[arg(long)]
     json: bool,
     /// The references; without any, each line of standard input is one.
-    refs: Vec<String>,
+    refs: Vec<OsString>,
 }
 
 #[derive(clap::Args)]
@@ -34,7 +36,7 @@ pub(crate) struct RelativizeArgs {
     #[arg(long)]
     json: bool,
     /// The targets (IRIs); without any, each line of standard input is one.
-    targets: Vec<String>,
+    targets: Vec<OsString>,
 }
 
 /// The base, or a usage error that says what is wrong with it.
@@ -43,116 +45,75 @@ fn base(text: &str) -> io::Result<Iri<&str>> {
     let r = IriRef::parse(text).map_err(|e| usage(format!("the base is not an IRI:\n{e}")))?;
     Iri::try_from(r).map_err(|_| {
         usage(format!(
-            "the base {text:?} is a relative reference: a base must be an absolute IRI, with a scheme (RFC 3986 §5.1)"
+            "the base \"{}\" is a relative reference: a base must be an absolute IRI, with a scheme (RFC 3986 §5.1)",
+            escape_invisible(text)
         ))
     })
-}
-
-fn error_json(e: &ParseError) -> Value {
-    json!({"byte": e.byte(), "char": e.char(), "message": e.message()})
-}
-
-/// Runs `each` on every input, writing what it returns, and tracks whether
-/// every input succeeded.
-fn for_each_input(
-    given: Vec<String>,
-    mut each: impl FnMut(&str) -> (Value, String, bool),
-    json: bool,
-) -> io::Result<Outcome> {
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut outcome = Outcome::AllValid;
-    for input in inputs(given) {
-        let (value, human, ok) = match input? {
-            Input::Text(text) => each(&text),
-            Input::NotUtf8 { lossy, valid_up_to } => {
-                let message = "the line is not UTF-8: an IRI is a sequence of Unicode characters (percent-encode octets as %HH)";
-                (
-                    json!({"input": lossy, "error": {"byte": valid_up_to, "message": message}}),
-                    format!("error: {message}\n  | {lossy}"),
-                    false,
-                )
-            }
-        };
-        if json {
-            writeln!(out, "{value}")?;
-        } else {
-            writeln!(out, "{human}")?;
-        }
-        if !ok {
-            outcome = Outcome::SomeInvalid;
-        }
-    }
-    out.flush()?;
-    Ok(outcome)
 }
 
 pub(crate) fn run_resolve(args: ResolveArgs) -> io::Result<Outcome> {
     let base = base(&args.base)?;
     let options = ResolveOptions::new().strict(!args.non_strict);
-    let b = args.base.clone();
-    for_each_input(
-        args.refs,
+    let shape = Shape {
+        head: vec![("base", args.base.as_str().into())],
+        input: "ref",
+        valid: false,
+    };
+    answer_all(
+        inputs(args.refs),
+        args.json,
+        &shape,
         |r| match IriRef::parse(r) {
             Ok(reference) => {
                 let resolved = base.resolve_with(&reference, &options);
-                (
-                    json!({"base": b, "ref": r, "resolved": resolved.as_str()}),
-                    resolved.to_string(),
-                    true,
-                )
+                let mut fields = Map::new();
+                fields.insert("resolved".into(), resolved.as_str().into());
+                let human = if args.json {
+                    String::new()
+                } else {
+                    escape_invisible(resolved.as_str()).into_owned()
+                };
+                Answer::ok(fields, human)
             }
-            Err(e) => (
-                json!({"base": b, "ref": r, "error": error_json(&e)}),
-                format!("{e}\n"),
-                false,
-            ),
+            Err(e) => Answer::failed(Failure::parse(e)),
         },
-        args.json,
     )
 }
 
 pub(crate) fn run_relativize(args: RelativizeArgs) -> io::Result<Outcome> {
     let base = base(&args.base)?;
-    let b = args.base.clone();
-    for_each_input(
-        args.targets,
-        |t| {
-            let target = match IriRef::parse(t).map(Iri::try_from) {
-                Ok(Ok(target)) => target,
-                Ok(Err(_)) => {
-                    let message =
-                        "the target is a relative reference: resolve it first (iri resolve)";
-                    return (
-                        json!({"base": b, "target": t, "error": {"byte": 0, "char": 0, "message": message}}),
-                        format!("error: {message}\n  | {t}\n"),
-                        false,
-                    );
-                }
-                Err(e) => {
-                    return (
-                        json!({"base": b, "target": t, "error": error_json(&e)}),
-                        format!("{e}\n"),
-                        false,
-                    )
-                }
-            };
-            match base.relativize(&target) {
-                Ok(r) => (
-                    json!({"base": b, "target": t, "relative": r.as_str()}),
-                    if r.as_str().is_empty() {
-                        "\"\" (the empty reference)".to_owned()
-                    } else {
-                        r.to_string()
-                    },
-                    true,
-                ),
-                Err(e) => (
-                    json!({"base": b, "target": t, "error": {"message": e.to_string()}}),
-                    format!("error: {e}\n  | {t}\n"),
-                    false,
-                ),
+    let shape = Shape {
+        head: vec![("base", args.base.as_str().into())],
+        input: "target",
+        valid: false,
+    };
+    answer_all(inputs(args.targets), args.json, &shape, |t| {
+        let target = match IriRef::parse(t).map(Iri::try_from) {
+            Ok(Ok(target)) => target,
+            Ok(Err(_)) => {
+                let message =
+                    "the target is a relative reference: resolve it first (iri resolve)".into();
+                let failure = Failure::at(t, 0, message, "scheme", "RFC 3986 §5.1")
+                    .expected(vec!["scheme".into()]);
+                return Answer::failed(failure);
             }
-        },
-        args.json,
-    )
+            Err(e) => return Answer::failed(Failure::parse(e)),
+        };
+        match base.relativize(&target) {
+            Ok(r) => {
+                let mut fields = Map::new();
+                fields.insert("relative".into(), r.as_str().into());
+                let human = if r.as_str().is_empty() {
+                    "\"\" (the empty reference)".to_owned()
+                } else {
+                    escape_invisible(r.as_str()).into_owned()
+                };
+                Answer::ok(fields, human)
+            }
+            Err(e) => {
+                let at = target.path().as_ptr() as usize - t.as_ptr() as usize;
+                Answer::failed(Failure::at(t, at, e.to_string(), "path", "RFC 3986 §5.2.4"))
+            }
+        }
+    })
 }

@@ -2,15 +2,19 @@
 
 use std::io::{self, Write};
 
+use std::ffi::OsString;
+
 use iribis::{Profile, SyntaxTree};
 
+use crate::inputs::Input;
+use crate::output::escape_lines;
 use crate::parse::rule_arg;
 use crate::Outcome;
 
 #[derive(clap::Args)]
 pub(crate) struct Args {
     /// The input.
-    input: String,
+    input: OsString,
     /// The start rule, by ABNF name (`IPv6address`, `ireg-name`).
     /// With --grammar, any rule of that grammar (pest or ABNF spelling).
     #[arg(long, default_value = "IRI-reference")]
@@ -25,14 +29,30 @@ pub(crate) struct Args {
 
 pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     if let Some(path) = &args.grammar {
-        return crate::grammar::tree_with(path, &args.rule, &args.input);
+        let input = match Input::from(args.input) {
+            Input::Text(t) => t,
+            Input::NotUtf8(n) => {
+                writeln!(io::stdout().lock(), "{}", n.failure().report())?;
+                return Ok(Outcome::SomeInvalid);
+            }
+        };
+        return crate::grammar::tree_with(path, &args.rule, &input);
     }
     let rule = rule_arg(&args.rule).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     crate::parse::check_rule(rule, args.profile)?;
     let mut out = io::stdout().lock();
-    match SyntaxTree::parse(&args.input, rule, args.profile) {
+    let input = match Input::from(args.input) {
+        Input::Text(t) => t,
+        Input::NotUtf8(n) => {
+            writeln!(out, "{}", n.failure().report())?;
+            return Ok(Outcome::SomeInvalid);
+        }
+    };
+    match SyntaxTree::parse(&input, rule, args.profile) {
         Ok(tree) => {
-            write!(out, "{tree}")?;
+            // Each node shows its text as a Rust string literal; what that
+            // leaves raw (bidi formatting characters) is escaped.
+            write!(out, "{}", escape_lines(&tree.to_string()))?;
             Ok(Outcome::AllValid)
         }
         Err(e) => {

@@ -1,0 +1,304 @@
+//! What every command writes: one answer per input, in input order, as a
+//! human report or one JSON object per line; errors in one shape.
+//!
+//! Human output never holds a raw control, bidi formatting or other
+//! invisible character of an input: [`iribis::escape_invisible`] and the
+//! windowed reports of [`iribis::underline`] show them as `\u{..}`. JSON
+//! output writes the same characters as `\uXXXX` escapes (serde_json leaves
+//! DEL, C1 controls, U+2028 and U+2029 raw), so that it is safe in a
+//! terminal too and still valid JSON.
+
+use std::any::Any;
+use std::fmt::Write as _;
+use std::io::{self, BufWriter, Write};
+use std::panic::AssertUnwindSafe;
+
+use iribis::{escape_invisible, is_invisible, underline, ParseError};
+use serde_json::{json, Map, Value};
+
+use crate::inputs::{Input, Line};
+use crate::Outcome;
+
+/// An input's error, in the shape every command gives it: the JSON object
+/// `{"byte","char","message","component","expected","spec"}` and a human
+/// report with a window of the input.
+pub(crate) struct Failure(Box<Details>);
+
+struct Details {
+    byte: usize,
+    char: usize,
+    message: String,
+    component: &'static str,
+    expected: Vec<String>,
+    spec: Option<String>,
+    report: Report,
+}
+
+/// The human report, or the parse error that writes it when asked.
+enum Report {
+    Text(String),
+    Parse(ParseError),
+}
+
+impl Failure {
+    fn new(details: Details) -> Failure {
+        Failure(Box::new(details))
+    }
+
+    /// A parse error: its position, component, expected rules and report
+    /// (written only if asked for).
+    pub(crate) fn parse(e: ParseError) -> Failure {
+        Failure::new(Details {
+            byte: e.byte(),
+            char: e.char(),
+            message: e.message(),
+            component: e.component().name(),
+            expected: e.expected().iter().map(|r| r.abnf_name().into()).collect(),
+            spec: Some(e.spec().into()),
+            report: Report::Parse(e),
+        })
+    }
+
+    /// An error at byte `byte` of `input` (a character boundary), in
+    /// `component`, by `spec`.
+    pub(crate) fn at(
+        input: &str,
+        byte: usize,
+        message: String,
+        component: &'static str,
+        spec: &str,
+    ) -> Failure {
+        let byte = byte.min(input.len());
+        let char = input.get(..byte).map_or(0, |s| s.chars().count());
+        let end = byte + input[byte..].chars().next().map_or(0, char::len_utf8);
+        Failure::with_report(byte, char, message, component, spec, input, (byte, end))
+    }
+
+    /// An error at `byte` and `char` whose report shows `shown` with the
+    /// bytes `span` of it underlined.
+    pub(crate) fn with_report(
+        byte: usize,
+        char: usize,
+        message: String,
+        component: &'static str,
+        spec: &str,
+        shown: &str,
+        span: (usize, usize),
+    ) -> Failure {
+        let (window, marks) = underline(shown, span.0, span.1);
+        let report = format!(
+            "error: {}\n --> byte {byte}, character {char}, in the {component} ({spec})\n  |\n  | {window}\n  | {marks}",
+            escape_invisible(&message)
+        );
+        Failure::new(Details {
+            byte,
+            char,
+            message,
+            component,
+            expected: Vec::new(),
+            spec: Some(spec.into()),
+            report: Report::Text(report),
+        })
+    }
+
+    /// A panic while answering one input: a bug, reported as that input's
+    /// error so that the other inputs still get theirs.
+    fn internal(payload: &(dyn Any + Send)) -> Failure {
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into());
+        let message =
+            format!("internal error: {what} (a bug in iri: please report it, with this input)");
+        Failure::new(Details {
+            byte: 0,
+            char: 0,
+            report: Report::Text(format!("error: {}", escape_invisible(&message))),
+            message,
+            component: "input",
+            expected: Vec::new(),
+            spec: None,
+        })
+    }
+
+    /// The rules (or literals) that would have been allowed at the position.
+    pub(crate) fn expected(mut self, expected: Vec<String>) -> Self {
+        self.0.expected = expected;
+        self
+    }
+
+    /// The `error` object of the JSON output.
+    pub(crate) fn json(&self) -> Value {
+        let d = &self.0;
+        json!({
+            "byte": d.byte,
+            "char": d.char,
+            "message": d.message,
+            "component": d.component,
+            "expected": d.expected,
+            "spec": d.spec,
+        })
+    }
+
+    /// The human report (terminal-safe), without a final newline.
+    pub(crate) fn report(&self) -> String {
+        match &self.0.report {
+            Report::Text(t) => t.clone(),
+            Report::Parse(e) => e.to_string(),
+        }
+    }
+}
+
+/// Runs `f`, turning a panic into the input's [`Failure`].
+pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, Failure> {
+    std::panic::catch_unwind(AssertUnwindSafe(f)).map_err(|p| Failure::internal(&*p))
+}
+
+/// `text` escaped line by line: its newlines kept, every other invisible
+/// character shown as `\u{..}`.
+pub(crate) fn escape_lines(text: &str) -> String {
+    text.split_inclusive('\n')
+        .map(|line| match line.strip_suffix('\n') {
+            Some(l) => format!("{}\n", escape_invisible(l)),
+            None => escape_invisible(line).into_owned(),
+        })
+        .collect()
+}
+
+/// Writes `value` as one line of JSON (see [`write_json_part`]).
+pub(crate) fn write_json(out: &mut impl Write, value: &Value) -> io::Result<()> {
+    write_json_part(out, value)?;
+    writeln!(out)
+}
+
+/// Writes `value` as JSON, with every invisible character (DEL, C1
+/// controls, bidi formatting characters, U+2028, U+2029...) written as a
+/// `\uXXXX` escape. Such characters appear only inside JSON strings, where
+/// the escape means the same character.
+pub(crate) fn write_json_part(out: &mut impl Write, value: &Value) -> io::Result<()> {
+    write_safe_json(out, &value.to_string())
+}
+
+/// Writes `text`, JSON, with its invisible characters as `\uXXXX` escapes.
+fn write_safe_json(out: &mut impl Write, text: &str) -> io::Result<()> {
+    // serde_json escapes the C0 controls: only DEL and non-ASCII characters
+    // can be left to escape.
+    if text.bytes().all(|b| b < 0x7F) || !text.chars().any(is_invisible) {
+        return out.write_all(text.as_bytes());
+    }
+    let mut safe = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_invisible(c) {
+            for unit in c.encode_utf16(&mut [0; 2]) {
+                let _ = write!(safe, "\\u{unit:04x}");
+            }
+        } else {
+            safe.push(c);
+        }
+    }
+    out.write_all(safe.as_bytes())
+}
+
+/// One input's answer: its JSON fields (after the input and `valid`, before
+/// `line`), its human report (terminal-safe; a newline follows it) and
+/// whether it succeeded.
+pub(crate) struct Answer {
+    pub(crate) fields: Map<String, Value>,
+    pub(crate) human: String,
+    pub(crate) ok: bool,
+    /// The error, whose report is the human output (written only then).
+    pub(crate) failure: Option<Failure>,
+}
+
+impl Answer {
+    /// The answer for an input that failed.
+    pub(crate) fn failed(failure: Failure) -> Answer {
+        let mut fields = Map::new();
+        fields.insert("error".into(), failure.json());
+        Answer {
+            fields,
+            human: String::new(),
+            ok: false,
+            failure: Some(failure),
+        }
+    }
+
+    /// The answer for an input that succeeded.
+    pub(crate) fn ok(fields: Map<String, Value>, human: String) -> Answer {
+        Answer {
+            fields,
+            human,
+            ok: true,
+            failure: None,
+        }
+    }
+}
+
+/// The keys of a command's JSON objects around its answer's fields.
+pub(crate) struct Shape {
+    /// Keys written before the input, the same for every input (`base`).
+    pub(crate) head: Vec<(&'static str, Value)>,
+    /// The key of the input: `input`, `ref`, `target`.
+    pub(crate) input: &'static str,
+    /// Whether the object has `valid` after the input.
+    pub(crate) valid: bool,
+}
+
+/// Answers every input with `each`, in order: the JSON object
+/// `{head..., input, ["valid"], fields..., "line"}` or the human report.
+/// An input that is not UTF-8 gets its error without `each` running; a
+/// panic in `each` becomes that input's error.
+pub(crate) fn answer_all(
+    lines: impl Iterator<Item = io::Result<Line>>,
+    json: bool,
+    shape: &Shape,
+    mut each: impl FnMut(&str) -> Answer,
+) -> io::Result<Outcome> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut outcome = Outcome::AllValid;
+    for line in lines {
+        let Line { number, input } = line?;
+        let (text, answer) = match input {
+            Input::Text(t) => {
+                let answer = guarded(|| each(&t)).unwrap_or_else(Answer::failed);
+                (t, answer)
+            }
+            Input::NotUtf8(n) => (n.lossy(), Answer::failed(n.failure())),
+        };
+        if json {
+            // Written pair by pair: the answer's fields are not copied into
+            // a second map.
+            let mut line = Vec::with_capacity(256);
+            let mut pairs: Vec<(&str, &Value)> = Vec::with_capacity(answer.fields.len() + 4);
+            let text = Value::String(text);
+            let valid = Value::Bool(answer.ok);
+            let number = Value::from(number);
+            pairs.extend(shape.head.iter().map(|(k, v)| (*k, v)));
+            pairs.push((shape.input, &text));
+            if shape.valid {
+                pairs.push(("valid", &valid));
+            }
+            pairs.extend(answer.fields.iter().map(|(k, v)| (k.as_str(), v)));
+            pairs.push(("line", &number));
+            for (i, (k, v)) in pairs.into_iter().enumerate() {
+                line.push(if i == 0 { b'{' } else { b',' });
+                serde_json::to_writer(&mut line, k)?;
+                line.push(b':');
+                serde_json::to_writer(&mut line, v)?;
+            }
+            line.extend_from_slice(b"}");
+            write_safe_json(&mut out, &String::from_utf8_lossy(&line))?;
+            writeln!(out)?;
+        } else if let Some(failure) = &answer.failure {
+            writeln!(out, "{}\n", failure.report())?;
+        } else {
+            writeln!(out, "{}", answer.human)?;
+        }
+        if !answer.ok {
+            outcome = Outcome::SomeInvalid;
+        }
+    }
+    out.flush()?;
+    Ok(outcome)
+}

@@ -101,7 +101,9 @@ pub use normalize::{
     compare, equivalent, Level, UnicodeNormalizationError, DEFAULT_PORTS, DNS_SCHEMES,
 };
 pub use profile::{Profile, UnknownProfile};
-pub use render::{escape_invisible, escape_line, is_invisible, underline};
+pub use render::{
+    escape_controls, escape_invisible, escape_line, is_invisible, is_terminal_control, underline,
+};
 pub use resolve::{resolve, DotSegments, ResolveError, ResolveOptions};
 pub use rule::GrammarRule;
 #[doc(hidden)]

@@ -73,6 +73,43 @@ pub fn escape_invisible(text: &str) -> Cow<'_, str> {
     Cow::Owned(shown)
 }
 
+/// Whether a terminal acts on `c` rather than printing it: C0 controls,
+/// DEL, C1 controls, the bidi formatting characters (RFC 3987 §4.1) and
+/// the line and paragraph separators. A subset of [`is_invisible`].
+///
+/// ```
+/// assert!(iribis::is_terminal_control('\u{1B}'));
+/// assert!(iribis::is_terminal_control('\u{202E}'));
+/// assert!(!iribis::is_terminal_control('\u{200D}'));
+/// ```
+pub fn is_terminal_control(c: char) -> bool {
+    c.is_control() || chars::is_bidi_formatting(c) || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// `text` with every [terminal control](is_terminal_control) written as
+/// `\u{..}`: for a line that is data, such as the result of `iri to-iri`
+/// or `iri normalize`, which must stay the value it is where that is
+/// harmless (a zero-width joiner a script needs is kept), and must never
+/// act on the terminal. Borrowed when there is nothing to escape.
+///
+/// ```
+/// assert_eq!(iribis::escape_controls("a\u{1B}b\u{200D}c"), "a\\u{1B}b\u{200D}c");
+/// ```
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if text.bytes().all(|b| (0x20..0x7F).contains(&b)) || !text.chars().any(is_terminal_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut shown = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_terminal_control(c) {
+            shown.push_str(&format!("\\u{{{:X}}}", c as u32));
+        } else {
+            shown.push(c);
+        }
+    }
+    Cow::Owned(shown)
+}
+
 /// `text` as a report shows a whole line of input: [escaped](escape_invisible),
 /// and in a left-to-right embedding when it has right-to-left characters
 /// (RFC 3987 §4.1), as the windows of [`underline`] are.

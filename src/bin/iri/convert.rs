@@ -5,7 +5,8 @@ use std::ffi::OsString;
 use std::io;
 
 use iribis::{
-    escape_invisible, ConvertError, IriRef, ParseOptions, Profile, Step, ToIriOptions, ToUriOptions,
+    escape_controls, escape_invisible, ConvertError, IriRef, ParseOptions, Profile, Step,
+    ToIriOptions, ToUriOptions,
 };
 use serde_json::{json, Map};
 
@@ -125,7 +126,7 @@ fn run(
                     })
                     .collect()
             } else {
-                escape_invisible(result).into_owned()
+                escape_controls(result).into_owned()
             };
             Answer::ok(fields, human)
         }

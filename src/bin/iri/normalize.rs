@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use std::ffi::OsString;
 
-use iribis::{compare, escape_invisible, Component, IriRef, Level};
+use iribis::{compare, escape_controls, Component, IriRef, Level};
 use serde_json::{json, Map};
 
 use crate::inputs::inputs;
@@ -78,7 +78,7 @@ pub(crate) fn run_normalize(args: NormalizeArgs) -> io::Result<Outcome> {
                 let human = if args.json {
                     String::new()
                 } else {
-                    escape_invisible(n.as_str()).into_owned()
+                    escape_controls(n.as_str()).into_owned()
                 };
                 Answer::ok(fields, human)
             }

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::io;
 
-use iribis::{escape_invisible, Iri, IriRef, ResolveOptions};
+use iribis::{escape_controls, escape_invisible, Iri, IriRef, ResolveOptions};
 use serde_json::Map;
 
 use crate::inputs::inputs;
@@ -71,7 +71,7 @@ pub(crate) fn run_resolve(args: ResolveArgs) -> io::Result<Outcome> {
                 let human = if args.json {
                     String::new()
                 } else {
-                    escape_invisible(resolved.as_str()).into_owned()
+                    escape_controls(resolved.as_str()).into_owned()
                 };
                 Answer::ok(fields, human)
             }
@@ -106,7 +106,7 @@ pub(crate) fn run_relativize(args: RelativizeArgs) -> io::Result<Outcome> {
                 let human = if r.as_str().is_empty() {
                     "\"\" (the empty reference)".to_owned()
                 } else {
-                    escape_invisible(r.as_str()).into_owned()
+                    escape_controls(r.as_str()).into_owned()
                 };
                 Answer::ok(fields, human)
             }

@@ -99,7 +99,7 @@ pub use normalize::{
     compare, equivalent, Level, UnicodeNormalizationError, DEFAULT_PORTS, DNS_SCHEMES,
 };
 pub use profile::{Profile, UnknownProfile};
-pub use resolve::{resolve, DotSegments, ResolveError, ResolveOptions};
+pub use resolve::{resolve, ResolveError, ResolveOptions};
 pub use rule::GrammarRule;
 pub use tree::{Node, SyntaxTree};
 

@@ -32,7 +32,8 @@ pub(crate) struct CompareArgs {
     /// Leave fragments out of the comparison (RFC 3987 §5.1).
     #[arg(long)]
     ignore_fragment: bool,
-    /// Print `{"a":…,"b":…,"equivalent":…,"rung":…}`.
+    /// Print `{"a":…,"b":…,"equivalent":…,"rung":…}`, or, when an input
+    /// does not parse, `{"a":…,"b":…,"error":{"input":"a" or "b",…}}`.
     #[arg(long)]
     json: bool,
     /// The first IRI (resolve relative references first: iri resolve).
@@ -79,9 +80,42 @@ pub(crate) fn run_normalize(args: NormalizeArgs) -> io::Result<Outcome> {
 }
 
 pub(crate) fn run_compare(args: CompareArgs) -> io::Result<Outcome> {
-    let (a, b) = (parse_arg(&args.a)?, parse_arg(&args.b)?);
-    let rung = compare(&a, &b, args.level, args.ignore_fragment);
     let mut out = io::stdout().lock();
+    let (a, b) = match (IriRef::parse(&args.a), IriRef::parse(&args.b)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (a, b) => {
+            // An input that does not parse is a result, not a usage error:
+            // exit 1, with its report (with --json, the first one's).
+            let errors = [("a", a.err()), ("b", b.err())];
+            let mut errors = errors
+                .iter()
+                .filter_map(|(name, e)| e.as_ref().map(|e| (*name, e)));
+            if args.json {
+                if let Some((name, e)) = errors.next() {
+                    let error = json!({
+                        "byte": e.byte(),
+                        "char": e.char(),
+                        "message": e.message(),
+                        "component": e.component().name(),
+                        "expected": e.expected().iter().map(|r| r.abnf_name()).collect::<Vec<_>>(),
+                        "spec": e.spec(),
+                        "input": name,
+                    });
+                    writeln!(out, "{}", json!({"a": args.a, "b": args.b, "error": error}))?;
+                }
+            } else {
+                for (name, e) in errors {
+                    writeln!(
+                        out,
+                        "{} is not an IRI reference:\n{e}\n",
+                        name.to_uppercase()
+                    )?;
+                }
+            }
+            return Ok(Outcome::SomeInvalid);
+        }
+    };
+    let rung = compare(&a, &b, args.level, args.ignore_fragment);
     if args.json {
         writeln!(
             out,
@@ -108,9 +142,4 @@ pub(crate) fn run_compare(args: CompareArgs) -> io::Result<Outcome> {
     } else {
         Outcome::SomeInvalid
     })
-}
-
-/// An argument that must parse, or a usage error with the parse report.
-fn parse_arg(s: &str) -> io::Result<IriRef<&str>> {
-    IriRef::parse(s).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("\n{e}")))
 }

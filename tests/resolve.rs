@@ -527,4 +527,20 @@ proptest! {
         }
         prop_assert!(r.as_str().len() <= target.as_str().len());
     }
+
+    /// A result of resolution is always reached exactly: its path has no
+    /// dot segments unless it is the base's, kept by a reference without a
+    /// path, and then such a reference reaches it (the `resolve` fuzz
+    /// target asserts the same).
+    #[test]
+    fn relativize_reaches_every_resolution_result(b in reference(), r in reference()) {
+        let (Ok(base), Ok(reference)) = (Iri::parse(&b), IriRef::parse(&r)) else {
+            return Ok(());
+        };
+        for strict in [true, false] {
+            let t = base.resolve_with(&reference, &ResolveOptions::new().strict(strict));
+            let back = base.resolve(&base.relativize(&t));
+            prop_assert_eq!(back.as_str(), t.as_str());
+        }
+    }
 }

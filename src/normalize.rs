@@ -208,7 +208,7 @@ impl<T: AsRef<str>> IriRef<T> {
             out.text_mut().push_str(&path);
             remove_dot_segments(out.text_mut(), start);
         } else {
-            relative_path(&path, out.text_mut());
+            normalize_relative_path(&path, out.text_mut());
         }
         if scheme_level
             && path.is_empty()
@@ -504,7 +504,10 @@ fn idn_host(host: &str) -> Option<String> {
 /// reference and its URI have the same normal form.
 fn percent_normalize(text: &str, component: Component) -> String {
     let keep = |c| crate::convert::appropriate(c, component);
-    if !text.chars().any(|c| must_encode(c, component)) {
+    // A scan of the bytes settles most text; the characters that start
+    // with a suspect byte are looked at one by one.
+    let suspect = |b: u8| SUSPECT[usize::from(b)];
+    if !text.bytes().any(suspect) || !text.chars().any(|c| must_encode(c, component)) {
         return crate::convert::decode(text, keep);
     }
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
@@ -535,10 +538,34 @@ fn percent_normalize(text: &str, component: Component) -> String {
 /// allowed in an IRI (reference) ... MUST be percent-encoded").
 fn must_encode(c: char, component: Component) -> bool {
     if c.is_ascii() {
-        c.is_ascii_control() || b" \"<>\\^`{|}".contains(&(c as u8))
+        not_in_uris(c as u8)
     } else {
         !crate::convert::appropriate(c, component)
     }
+}
+
+/// The bytes that start every character [`must_encode`] may be true for:
+/// the ASCII of [`not_in_uris`], and the lead bytes of UTF-8 sequences of
+/// U+0080–00BF (C1 controls), U+0600–063F (ALM), U+2000–2FFF (the other
+/// bidi formatting characters) and U+E000 onwards (private use, specials,
+/// noncharacters, tags). Every other non-ASCII character is a `ucschar`.
+const SUSPECT: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = not_in_uris(b as u8) || matches!(b, 0xC2 | 0xD8 | 0xE2 | 0xEE..=0xF4);
+        b += 1;
+    }
+    table
+};
+
+/// An ASCII byte that a LEIRI allows and a URI or an IRI does not: the
+/// controls, DEL, space and `` "<>\^`{|} `` (3987bis §6.3).
+const fn not_in_uris(b: u8) -> bool {
+    matches!(
+        b,
+        0..=0x20 | 0x7F | b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+    )
 }
 
 /// Writes the relative-path reference `path` (no scheme, no authority, not
@@ -566,8 +593,12 @@ fn must_encode(c: char, component: Component) -> bool {
 ///
 /// A trailing "." or ".." leaves a trailing "/" ("a/b/.." is "a/"), except
 /// after a kept ".." (`..`, `a/..`), which means the same.
-fn relative_path(path: &str, out: &mut String) {
-    if path.is_empty() {
+fn normalize_relative_path(path: &str, out: &mut String) {
+    // Without a dot segment there is nothing to do: the first segment of a
+    // relative path has no colon and is not empty, and percent-encoding
+    // normalization never decodes "%3A".
+    if !path.split('/').any(|s| s == "." || s == "..") {
+        out.push_str(path);
         return;
     }
     let mut ups = 0;

@@ -905,18 +905,27 @@ fn appropriate_at(c: char, component: Component, before: Before, decode_all: boo
     appropriate(c, component) && !(before != Before::Other && is_combining_mark(c))
 }
 
+/// Whether `c` may stand unencoded in the normal form of `component`
+/// ([`IriRef::normalize`]): what 3987bis §2.2 allows there (an unreserved
+/// ASCII character, a `ucschar`, an `iprivate` in the query) but the bidi
+/// formatting characters, which RFC 3987 §4.1 forbids. Normalization
+/// decides for equivalence, not for display: §5.1's advice against
+/// invisible or look-alike characters is [`to_iri`]'s, not its.
+pub(crate) fn allowed_in_normal_form(c: char, component: Component) -> bool {
+    allowed(c, component) && !chars::is_bidi_formatting(c)
+}
+
 /// Steps 2–6 of 3987bis §4.2 on one component's text, with `keep` deciding
-/// which decoded characters stay decoded, a combining mark never decoded
-/// at the start of a component or after a delimiter or an encoding
-/// (§5.1(c)), and every encoding that stays in uppercase: the
-/// percent-encoding normalization of [`IriRef::normalize`].
+/// which decoded characters stay decoded, and every encoding that stays in
+/// uppercase: the percent-encoding normalization of [`IriRef::normalize`].
+/// Unlike [`to_iri`], it decodes a combining mark wherever `keep` allows
+/// it: the same character must get the same form, raw or encoded.
 pub(crate) fn decode(text: &str, keep: impl Fn(char) -> bool) -> String {
     if !text.contains('%') {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len());
-    let keep =
-        |c: char, before: Before| keep(c) && !(before != Before::Other && is_combining_mark(c));
+    let keep = |c: char, _: Before| keep(c);
     walk(text, &keep, &mut |t| {
         render(&mut out, &t, Stage::Normalized)
     });

@@ -104,7 +104,7 @@ pub use profile::{Profile, UnknownProfile};
 pub use render::{
     escape_controls, escape_invisible, escape_line, is_invisible, is_terminal_control, underline,
 };
-pub use resolve::{resolve, DotSegments, ResolveError, ResolveOptions};
+pub use resolve::{resolve, ResolveError, ResolveOptions};
 pub use rule::GrammarRule;
 #[doc(hidden)]
 pub use syntax::pest_accepts;

@@ -4,7 +4,8 @@
 //! only what the generic syntax says cannot matter: the case of the scheme
 //! and of an ASCII host, the case of percent-encoding hex digits,
 //! percent-encodings that stand for characters allowed unencoded where they
-//! are, and dot segments. Scheme-based normalization (RFC 3987 §5.3.3, RFC
+//! are, characters that must not stand unencoded (percent-encoded, as the
+//! IRI → URI mapping encodes them), and dot segments. Scheme-based normalization (RFC 3987 §5.3.3, RFC
 //! 3986 §6.2.3) adds what the schemes in [`DEFAULT_PORTS`] and
 //! [`DNS_SCHEMES`] define. Neither normalizes Unicode: RFC 3987 §5.3.2.2
 //! says comparison must not, so NFC and NFKC are separate, explicit
@@ -104,26 +105,32 @@ pub const DEFAULT_PORTS: &[(&str, u16)] = &[
 /// host there.
 pub const DNS_SCHEMES: &[&str] = &["http", "https", "ws", "wss", "ftp"];
 
-/// Schemes whose empty path means "/" (RFC 9110 §4.2.3, RFC 6455 §3).
-const SLASH_SCHEMES: &[&str] = &["http", "https", "ws", "wss"];
-
 impl<T: AsRef<str>> IriRef<T> {
     /// Syntax-based normalization (RFC 3987 §5.3.2, RFC 3986 §6.2.2).
     ///
     /// - the scheme in lowercase, and the host when it is all ASCII (IP
     ///   literals included);
+    /// - characters that must not stand unencoded where they are
+    ///   percent-encoded as IRI → URI mapping encodes them (3987bis §3.3):
+    ///   bidi formatting characters (RFC 3987 §4.1 forbids them in IRIs)
+    ///   and, in a reference parsed under the `leiri` profile, the
+    ///   characters a LEIRI allows and an IRI does not (3987bis §6.2,
+    ///   §6.3), so the normal form is always an IRI reference;
     /// - percent-encoding hex digits in uppercase;
     /// - percent-encodings of unreserved characters decoded, and those of
     ///   UTF-8 sequences that form a character allowed unencoded in that
     ///   component (a `ucschar`, or an `iprivate` in the query) decoded too,
-    ///   but never a reserved character nor a bidi formatting character
-    ///   (RFC 3987 §4.1 forbids them in IRIs);
-    /// - dot segments removed from an absolute path of an IRI or of a
-    ///   reference with an authority (a relative path keeps them: they
-    ///   mean something until it is resolved).
+    ///   but never a reserved character nor a bidi formatting character;
+    /// - dot segments removed wherever resolution would remove them
+    ///   whatever the base (RFC 3986 §5.2.2): from the path of a reference
+    ///   with a scheme or an authority and from an absolute path, and from
+    ///   a relative path all but those whose removal could change what it
+    ///   resolves to (`./a:b`, `../a` and `a/../b` stay; `./a/./b` and
+    ///   `a/b/../c` become `a/b` and `a/c`).
     ///
     /// Delimiters of empty components are kept, and nothing is normalized
-    /// to NFC. Normalizing twice changes nothing.
+    /// to NFC. Normalizing twice changes nothing, and a reference and its
+    /// URI ([`crate::to_uri`]) have the same normal form.
     ///
     /// ```
     /// use iribis::IriRef;
@@ -132,6 +139,11 @@ impl<T: AsRef<str>> IriRef<T> {
     /// assert_eq!(r.normalize(), "http://www.example.org/~user/x%2Fy?A#");
     /// let r = IriRef::parse("http://example.org/ros%C3%A9")?;
     /// assert_eq!(r.normalize(), "http://example.org/rosé");
+    /// let r = IriRef::parse("http://example.org/\u{202E}")?;
+    /// assert_eq!(r.normalize(), "http://example.org/%E2%80%AE");
+    /// assert_eq!(IriRef::parse("foo:a/../b")?.normalize(), "foo:/b");
+    /// assert_eq!(IriRef::parse("./a/./b:c")?.normalize(), "a/b:c");
+    /// assert_eq!(IriRef::parse("./a:b")?.normalize(), "./a:b");
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
     pub fn normalize(&self) -> IriRef<String> {
@@ -141,7 +153,8 @@ impl<T: AsRef<str>> IriRef<T> {
     /// Normalization at `level`: [`Level::Simple`] copies the reference,
     /// [`Level::Syntax`] is [`IriRef::normalize`], and [`Level::Scheme`]
     /// also removes an empty port and the scheme's default port
-    /// ([`DEFAULT_PORTS`]), writes an empty http(s)/ws(s) path as "/", and
+    /// ([`DEFAULT_PORTS`]), writes the empty path after an authority as "/"
+    /// for the schemes of that table (RFC 3986 §6.2.3), and
     /// maps the registered name of a [`DNS_SCHEMES`] IRI through IDNA to
     /// its Unicode form.
     ///
@@ -189,14 +202,18 @@ impl<T: AsRef<str>> IriRef<T> {
         }
         let start = out.len();
         let path = percent_normalize(self.path(), Component::Path);
-        out.text_mut().push_str(&path);
-        if path.starts_with('/') && (self.scheme().is_some() || self.authority().is_some()) {
+        if self.scheme().is_some() || self.authority().is_some() || path.starts_with('/') {
+            // RFC 3986 §5.2.2 gives such a path to remove_dot_segments as
+            // it is, whatever the base.
+            out.text_mut().push_str(&path);
             remove_dot_segments(out.text_mut(), start);
+        } else {
+            normalize_relative_path(&path, out.text_mut());
         }
         if scheme_level
             && path.is_empty()
             && self.authority().is_some()
-            && SLASH_SCHEMES.contains(&scheme)
+            && DEFAULT_PORTS.iter().any(|&(s, _)| s == scheme)
         {
             out.text_mut().push('/');
         }
@@ -476,12 +493,160 @@ fn idn_host(host: &str) -> Option<String> {
     valid.then_some(unicode)
 }
 
-/// Percent-encoding normalization of one component's text: hex digits in
-/// uppercase, and the encodings of unreserved characters and of characters
-/// allowed unencoded in `component` decoded (see [`IriRef::normalize`]):
-/// steps 2-6 of URI → IRI conversion (3987bis §4.2).
+/// Percent-encoding normalization of one component's text, as RFC 3987
+/// §5.3.2.3 describes it: "converting both IRIs to URIs (see section 3.1),
+/// eliminating escape differences in the resulting URIs". Each character
+/// that must not stand unencoded there (see [`must_encode`]) is written as
+/// the `%HH` of its UTF-8 octets, as IRI → URI mapping writes it (3987bis
+/// §3.3); then hex digits go to uppercase, and the encodings of unreserved
+/// characters and of characters allowed unencoded in `component` are
+/// decoded: steps 2-6 of URI → IRI conversion (3987bis §4.2). So a
+/// reference and its URI have the same normal form.
 fn percent_normalize(text: &str, component: Component) -> String {
-    crate::convert::decode(text, |c| crate::convert::appropriate(c, component))
+    let keep = |c| crate::convert::allowed_in_normal_form(c, component);
+    // A scan of the bytes settles most text; the characters that start
+    // with a suspect byte are looked at one by one.
+    let suspect = |b: u8| SUSPECT[usize::from(b)];
+    if !text.bytes().any(suspect) || !text.chars().any(|c| must_encode(c, component)) {
+        return crate::convert::decode(text, keep);
+    }
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut encoded = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if must_encode(c, component) {
+            for &b in c.encode_utf8(&mut [0; 4]).as_bytes() {
+                encoded.push('%');
+                encoded.push(char::from(HEX[usize::from(b >> 4)]));
+                encoded.push(char::from(HEX[usize::from(b & 15)]));
+            }
+        } else {
+            encoded.push(c);
+        }
+    }
+    crate::convert::decode(&encoded, keep)
+}
+
+/// Whether `c` must not stand unencoded in `component` of an IRI, though
+/// a parse lets it: the bidi formatting characters, which `ucschar`
+/// includes and RFC 3987 §4.1 forbids ("IRIs MUST NOT contain
+/// bidirectional formatting characters"), and what only the `leiri`
+/// profile parses: the ASCII a LEIRI allows and an IRI does not (controls,
+/// space, `` "<>\^`{|} ``) and the non-ASCII characters outside `ucschar`
+/// (private use outside the query, tags, specials, noncharacters, C1
+/// controls), which 3987bis §6.2 maps to IRIs by percent-encoding them
+/// ("each character allowed in a Legacy Extended IRI (reference) but not
+/// allowed in an IRI (reference) ... MUST be percent-encoded").
+fn must_encode(c: char, component: Component) -> bool {
+    if c.is_ascii() {
+        not_in_uris(c as u8)
+    } else {
+        !crate::convert::allowed_in_normal_form(c, component)
+    }
+}
+
+/// The bytes that start every character [`must_encode`] may be true for:
+/// the ASCII of [`not_in_uris`], and the lead bytes of UTF-8 sequences of
+/// U+0080–00BF (C1 controls), U+0600–063F (ALM), U+2000–2FFF (the other
+/// bidi formatting characters) and U+E000 onwards (private use, specials,
+/// noncharacters, tags). Every other non-ASCII character is a `ucschar`.
+const SUSPECT: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = not_in_uris(b as u8) || matches!(b, 0xC2 | 0xD8 | 0xE2 | 0xEE..=0xF4);
+        b += 1;
+    }
+    table
+};
+
+/// An ASCII byte that a LEIRI allows and a URI or an IRI does not: the
+/// controls, DEL, space and `` "<>\^`{|} `` (3987bis §6.3).
+const fn not_in_uris(b: u8) -> bool {
+    matches!(
+        b,
+        0..=0x20 | 0x7F | b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
+    )
+}
+
+/// Writes the relative-path reference `path` (no scheme, no authority, not
+/// starting with "/", not empty when it matters) with the dot segments
+/// removed that resolution would remove against every base, and nothing
+/// else changed in meaning (RFC 3986 §5.2.2–5.2.4).
+///
+/// A relative path is merged onto the base's directory before
+/// remove_dot_segments runs, so its meaning is a function of the base.
+/// Read as a stack of segments, "seg/.." cancels and "." vanishes; what is
+/// left is some leading "../" and then segments. Two things keep more:
+///
+/// - under a base whose path has no "/" and no authority (`foo:x`), the
+///   merged path is the reference's path alone, where a leading "." or ".."
+///   is dropped (§5.2.4 rules A and D) and popping the first segment makes
+///   the path absolute (`a/../b` gives `/b`, while `b` gives `b`). So when
+///   the first segment that is not a dot segment is popped, it is kept with
+///   its "..": `a/b/../../c` becomes `a/../c`, not `c`. Unmatched ".."
+///   segments after it may move before it (`a/../../c` becomes
+///   `../a/../c`): both orders pop the same segments under every base.
+/// - a first segment with a colon would read as a scheme, and an empty one
+///   as the start of an authority or an absolute path (RFC 3986 §4.2), so
+///   "./" stays in front of them; "." stands for the empty result, which
+///   the empty reference (the base itself, query included) does not mean.
+///
+/// A trailing "." or ".." leaves a trailing "/" ("a/b/.." is "a/"), except
+/// after a kept ".." (`..`, `a/..`), which means the same.
+fn normalize_relative_path(path: &str, out: &mut String) {
+    // Without a dot segment there is nothing to do: the first segment of a
+    // relative path has no colon and is not empty, and percent-encoding
+    // normalization never decodes "%3A".
+    if !path.split('/').any(|s| s == "." || s == "..") {
+        out.push_str(path);
+        return;
+    }
+    let mut ups = 0;
+    // The first segment pushed, once a ".." has popped it.
+    let mut kept: Option<&str> = None;
+    let mut stack: Vec<&str> = Vec::new();
+    let mut segments = path.split('/').peekable();
+    while let Some(s) = segments.next() {
+        let last = segments.peek().is_none();
+        match s {
+            "." | ".." => {
+                if s == ".." {
+                    match stack.pop() {
+                        Some(first) if stack.is_empty() && kept.is_none() => kept = Some(first),
+                        Some(_) => {}
+                        None => ups += 1,
+                    }
+                }
+                if last {
+                    stack.push("");
+                }
+            }
+            _ => stack.push(s),
+        }
+    }
+    let mut parts: Vec<&str> = Vec::with_capacity(ups + 3 + stack.len());
+    let lead = kept.or(stack.first().copied());
+    if ups == 0 && lead.is_none_or(|s| s.is_empty() || s.contains(':')) {
+        parts.push(".");
+    }
+    parts.extend(std::iter::repeat_n("..", ups));
+    if let Some(first) = kept {
+        parts.extend([first, ".."]);
+    }
+    parts.extend(stack);
+    if parts.len() >= 2 && parts[parts.len() - 1].is_empty() {
+        if let "." | ".." = parts[parts.len() - 2] {
+            parts.pop();
+        }
+    }
+    let mut first = true;
+    for p in parts {
+        if !first {
+            out.push('/');
+        }
+        first = false;
+        out.push_str(p);
+    }
 }
 
 #[cfg(test)]

@@ -81,24 +81,30 @@ impl<T: AsRef<str>> Iri<T> {
     /// a fragment, a query, a relative path, an absolute path, a
     /// network-path reference or `target` itself, whichever is shortest.
     ///
-    /// Resolution removes dot segments, so no reference resolves to a
-    /// target whose path has `.` or `..` segments; such a target is an
-    /// error (normalize it first).
+    /// The answer resolves to `target` whenever some reference does, and
+    /// otherwise to what `target` itself resolves to. Resolution (RFC 3986
+    /// §5.2.2) removes dot segments from every path it merges or is given,
+    /// so a target such as `http://a/b/../c` is reached exactly only by a
+    /// reference without a path, against a base with that same path (and
+    /// the same query, unless the target has one: such a reference keeps
+    /// the base's). When there is none, the answer is the shortest
+    /// reference to `http://a/c`, the target without its dot segments,
+    /// which is what the target itself resolves to.
     ///
     /// ```
     /// use iribis::Iri;
     ///
     /// let base = Iri::parse("http://a/b/c/d;p?q")?;
     /// let target = Iri::parse("http://a/b/e/f?x#y")?;
-    /// let r = base.relativize(&target).unwrap();
+    /// let r = base.relativize(&target);
     /// assert_eq!(r, "../e/f?x#y");
     /// assert_eq!(base.resolve(&r), target);
+    /// let dotted = Iri::parse("http://a/b/./e/../f")?;
+    /// assert_eq!(base.relativize(&dotted), "../f");
+    /// assert_eq!(base.resolve(&base.relativize(&dotted)), base.resolve(&dotted));
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
-    pub fn relativize<U: AsRef<str>>(
-        &self,
-        target: &Iri<U>,
-    ) -> Result<IriRef<String>, DotSegments> {
+    pub fn relativize<U: AsRef<str>>(&self, target: &Iri<U>) -> IriRef<String> {
         relativize(self, target)
     }
 }
@@ -179,39 +185,27 @@ fn write_path(out: &mut Builder, prefix: &str, path: &str) {
     out.path_from(start);
 }
 
-/// The error of [`Iri::relativize`]: the target's path has dot segments,
-/// which resolution always removes, so no reference resolves to it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DotSegments {
-    path: String,
-}
-
-impl fmt::Display for DotSegments {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "no reference resolves to a path with '.' or '..' segments ({:?}): remove them first (RFC 3986 §5.2.4, `iri normalize`)",
-            self.path
-        )
+fn relativize<B: AsRef<str>, U: AsRef<str>>(base: &Iri<B>, target: &Iri<U>) -> IriRef<String> {
+    if let Some(r) = shortest_reference(base, target) {
+        return r;
     }
+    // No reference as short resolves to the target exactly. When the
+    // target resolves to itself, it is the answer; else (its path has dot
+    // segments) the shortest reference to what it resolves to.
+    let resolved = base.resolve(&target.as_borrowed());
+    if resolved.as_str() == target.as_str() {
+        return IriRef::from_parts(target.as_str().to_owned(), *target.meta());
+    }
+    shortest_reference(base, &resolved).unwrap_or_else(|| resolved.into())
 }
 
-impl std::error::Error for DotSegments {}
-
-fn has_dot_segments(path: &str) -> bool {
-    path.split('/').any(|s| s == "." || s == "..")
-}
-
-fn relativize<B: AsRef<str>, U: AsRef<str>>(
+/// The shortest candidate reference, no longer than `target`, that
+/// resolves against `base` to `target` exactly.
+fn shortest_reference<B: AsRef<str>, U: AsRef<str>>(
     base: &Iri<B>,
     target: &Iri<U>,
-) -> Result<IriRef<String>, DotSegments> {
+) -> Option<IriRef<String>> {
     let path = target.path();
-    if has_dot_segments(path) {
-        return Err(DotSegments {
-            path: path.to_owned(),
-        });
-    }
     let tail = |r: &mut String| {
         if let Some(q) = target.query() {
             r.push('?');
@@ -262,18 +256,12 @@ fn relativize<B: AsRef<str>, U: AsRef<str>>(
     // path, the "../" a relative path needs can outweigh the scheme); one
     // as long is kept, being relative.
     let longest = target.as_str().len();
-    for c in candidates.iter().take_while(|c| c.len() <= longest) {
-        let Ok(r) = IriRef::parse(c) else { continue };
-        if base.resolve(&r) == *target {
-            return Ok(r.into_owned());
-        }
-    }
-    // Nothing as short works: the target itself, which resolves to itself
-    // because its path has no dot segments.
-    Ok(IriRef::from_parts(
-        target.as_str().to_owned(),
-        *target.meta(),
-    ))
+    candidates
+        .iter()
+        .take_while(|c| c.len() <= longest)
+        .filter_map(|c| IriRef::parse(c).ok())
+        .find(|r| base.resolve(r).as_str() == target.as_str())
+        .map(IriRef::into_owned)
 }
 
 /// The relative path from the directory `dir` (ending in "/", or empty) to

@@ -64,7 +64,12 @@ fn error_far_into_a_long_line_in_bounded_memory() {
     ] {
         let o = iri_within(100_000, args, input.clone());
         let lines = json_lines(&o);
-        assert_eq!(lines.len(), 3, "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            lines.len(),
+            3,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         assert_eq!(o.status.code(), Some(1), "{args:?}");
         let err = lines[1]
             .get("error")
@@ -96,7 +101,11 @@ fn valid_long_line_in_bounded_memory() {
             "{args:?}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
-        assert_eq!(o.stdout.iter().filter(|&&b| b == b'\n').count(), 1, "{args:?}");
+        assert_eq!(
+            o.stdout.iter().filter(|&&b| b == b'\n').count(),
+            1,
+            "{args:?}"
+        );
     }
 }
 
@@ -130,7 +139,10 @@ fn reports_do_not_depend_on_threads() {
     let input = lines.join("\n").into_bytes();
     let first = iri_within(400_000, &["check", "--json"], input.clone());
     let second = iri_within(400_000, &["check", "--json"], input);
-    assert_eq!(first.stdout, second.stdout, "two runs of the same input differ");
+    assert_eq!(
+        first.stdout, second.stdout,
+        "two runs of the same input differ"
+    );
     let reports = json_lines(&first);
     assert_eq!(reports.len(), lines.len());
     for (line, report) in lines.iter().zip(&reports) {

@@ -390,11 +390,6 @@ fn one_error_shape() {
             &["base", "target"],
         ),
         (
-            &["relativize", "--json", "--base", "http://b/"],
-            b"http://b/./x\n",
-            &["base", "target"],
-        ),
-        (
             &["check", "--json"],
             b"a\xff\n",
             &["input", "valid", "violations"],

@@ -176,14 +176,73 @@ fn relativize_falls_back_to_the_target_when_it_is_shorter() {
         ("s:x", "s:x"),
     ] {
         let target = Iri::parse(target).unwrap();
-        let r = base.relativize(&target).unwrap();
+        let r = base.relativize(&target);
         assert_eq!(r, want, "target {target}");
         assert_eq!(base.resolve(&r), target);
     }
     // A tie (seven bytes each) keeps the relative reference.
     let base = Iri::parse("s:a/b/c/d/e").unwrap();
     let target = Iri::parse("s:a/b/x").unwrap();
-    assert_eq!(base.relativize(&target).unwrap(), "../../x");
+    assert_eq!(base.relativize(&target), "../../x");
+}
+
+/// What `relativize`'s answer must resolve to: the target, when some
+/// reference does, else what the target itself resolves to.
+fn expected_back(base: &Iri<&str>, target: &Iri<&str>) -> Iri<String> {
+    let resolved = base.resolve(&IriRef::from(*target));
+    // Only a reference without a path reaches a path with dot segments:
+    // RFC 3986 §5.2.2 sends every other path through remove_dot_segments.
+    // Such a reference takes the base's query unless it has one.
+    let same_document = target.scheme() == base.scheme()
+        && target.authority() == base.authority()
+        && target.path() == base.path()
+        && (target.query().is_some() || base.query().is_none());
+    if same_document {
+        Iri::parse(target.as_str()).unwrap().into_owned()
+    } else {
+        resolved
+    }
+}
+
+/// `relativize` always answers, with a reference that resolves to what the
+/// target itself resolves to (RFC 3986 §5.2.2: a reference with a scheme
+/// resolves to itself with `remove_dot_segments(R.path)`): the target
+/// exactly when it resolves to itself, or when a reference without a path
+/// reaches it (the base's own path is kept as it is, dot segments and all);
+/// otherwise the shortest reference to the target without its dot segments.
+#[test]
+fn relativize_targets_with_dot_or_empty_segments() {
+    let cases = [
+        // Written "/.//" because the path "//" needs it without an
+        // authority; the target resolves to itself.
+        ("a:/x", "a:/.//", ".//"),
+        ("a:/x", "a:/.//y", ".//y"),
+        ("b:/x", "a:/.//", "a:/.//"),
+        ("a:x", "a:/.//", "/.//"),
+        ("http://h/a/b", "http://h//", "..//"),
+        ("http://h/a/b", "http://h/a//c", ".//c"),
+        // Dot segments: resolution removes them, so the answer reaches
+        // the target without them...
+        ("http://a/b/c", "http://a/b/../x", "/x"),
+        ("http://a/b/c", "http://a/b/./d/.", "d/"),
+        ("http://a/b/c", "http://a/./x", "/x"),
+        ("http://a/b/c", "https://a/./x", "https://a/x"),
+        ("foo:x/y", "foo:a/../b", "/b"),
+        ("foo:x/y", "foo:./x/z", "z"),
+        // ...but a target whose path is the base's own is reached exactly
+        // by a reference without a path, unless the target has no query
+        // and the base has one (such a reference keeps the base's).
+        ("http://a/b/../c", "http://a/b/../c#f", "#f"),
+        ("http://a/b/../c?q", "http://a/b/../c?q", ""),
+        ("http://a/b/../c?q", "http://a/b/../c?r", "?r"),
+        ("http://a/b/../c?q", "http://a/b/../c", "/c"),
+    ];
+    for (base, target, want) in cases {
+        let (base, target) = (Iri::parse(base).unwrap(), Iri::parse(target).unwrap());
+        let r = base.relativize(&target);
+        assert_eq!(r, want, "{target} against {base}");
+        assert_eq!(base.resolve(&r), expected_back(&base, &target));
+    }
 }
 
 #[test]
@@ -432,18 +491,56 @@ proptest! {
         );
     }
 
+    /// Whatever the base and the target, the answer resolves to the target
+    /// when some reference does (the target resolves to itself: its path
+    /// has no dot segments, or only the "/." written in front of a path
+    /// starting with "//"; or its scheme, authority and path are the
+    /// base's, and a reference without a path reaches it, which it does
+    /// unless the target has no query and the base has one), else to what
+    /// the target itself resolves to. It is never longer than the target.
+    /// One target in two is the base's document with another query or
+    /// fragment, so that bases with dot segments meet their own paths.
     #[test]
-    fn relativize_resolves_back(b in reference(), t in reference()) {
-        let (Ok(base), Ok(target)) = (Iri::parse(&b), Iri::parse(&t)) else {
+    fn relativize_resolves_back(
+        b in reference(),
+        t in reference(),
+        same in any::<bool>(),
+        q in prop::option::of(prop::sample::select(vec!["", "q", "r"])),
+        f in prop::option::of(prop::sample::select(vec!["", "f"])),
+    ) {
+        let Ok(base) = Iri::parse(&b) else { return Ok(()) };
+        let t = if same {
+            let document = &b[..b.find(['?', '#']).unwrap_or(b.len())];
+            let q = q.map_or(String::new(), |q| format!("?{q}"));
+            let f = f.map_or(String::new(), |f| format!("#{f}"));
+            format!("{document}{q}{f}")
+        } else {
+            t
+        };
+        let Ok(target) = Iri::parse(&t) else { return Ok(()) };
+        let r = base.relativize(&target);
+        let back = base.resolve(&r);
+        let want = expected_back(&base, &target);
+        prop_assert_eq!(back.as_str(), want.as_str(), "via {}", r);
+        if base.resolve(&IriRef::from(target)) == target {
+            prop_assert_eq!(back.as_str(), target.as_str(), "via {}", r);
+        }
+        prop_assert!(r.as_str().len() <= target.as_str().len());
+    }
+
+    /// A result of resolution is always reached exactly: its path has no
+    /// dot segments unless it is the base's, kept by a reference without a
+    /// path, and then such a reference reaches it (the `resolve` fuzz
+    /// target asserts the same).
+    #[test]
+    fn relativize_reaches_every_resolution_result(b in reference(), r in reference()) {
+        let (Ok(base), Ok(reference)) = (Iri::parse(&b), IriRef::parse(&r)) else {
             return Ok(());
         };
-        match base.relativize(&target) {
-            Ok(r) => {
-                let back = base.resolve(&r);
-                prop_assert_eq!(back.as_str(), target.as_str(), "via {}", r);
-                prop_assert!(r.as_str().len() <= target.as_str().len());
-            }
-            Err(_) => prop_assert!(target.path().split('/').any(|s| s == "." || s == "..")),
+        for strict in [true, false] {
+            let t = base.resolve_with(&reference, &ResolveOptions::new().strict(strict));
+            let back = base.resolve(&base.relativize(&t));
+            prop_assert_eq!(back.as_str(), t.as_str());
         }
     }
 }

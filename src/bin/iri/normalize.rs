@@ -5,10 +5,10 @@ use std::io::{self, Write};
 use std::ffi::OsString;
 
 use iribis::{compare, escape_controls, Component, IriRef, Level};
-use serde_json::{json, Map};
+use serde_json::{json, Map, Value};
 
 use crate::inputs::inputs;
-use crate::output::{answer_all, Answer, Failure, Shape};
+use crate::output::{answer_all, write_json, Answer, Failure, Shape};
 use crate::Outcome;
 
 #[derive(clap::Args)]
@@ -36,7 +36,8 @@ pub(crate) struct CompareArgs {
     /// Leave fragments out of the comparison (RFC 3987 §5.1).
     #[arg(long)]
     ignore_fragment: bool,
-    /// Print `{"a":…,"b":…,"equivalent":…,"rung":…}`.
+    /// Print `{"a":…,"b":…,"equivalent":…,"rung":…}`, or, when an input
+    /// does not parse, `{"a":…,"b":…,"invalid":"a" or "b","error":{…}}`.
     #[arg(long)]
     json: bool,
     /// The first IRI (resolve relative references first: iri resolve).
@@ -104,14 +105,42 @@ fn component_start(r: &IriRef<&str>, component: Component) -> usize {
 }
 
 pub(crate) fn run_compare(args: CompareArgs) -> io::Result<Outcome> {
-    let (a, b) = (parse_arg(&args.a)?, parse_arg(&args.b)?);
-    let rung = compare(&a, &b, args.level, args.ignore_fragment);
     let mut out = io::stdout().lock();
+    let (a, b) = match (IriRef::parse(&args.a), IriRef::parse(&args.b)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (a, b) => {
+            // An input that does not parse is a result, not a usage error:
+            // exit 1, with its report (with --json, the first one's).
+            let errors = [("a", a.err()), ("b", b.err())];
+            let mut errors = errors
+                .iter()
+                .filter_map(|(name, e)| e.as_ref().map(|e| (*name, e)));
+            if args.json {
+                if let Some((name, e)) = errors.next() {
+                    let mut line = Map::new();
+                    line.insert("a".into(), args.a.as_str().into());
+                    line.insert("b".into(), args.b.as_str().into());
+                    line.insert("invalid".into(), name.into());
+                    line.insert("error".into(), Failure::parse(e.clone()).json());
+                    write_json(&mut out, &Value::Object(line))?;
+                }
+            } else {
+                for (name, e) in errors {
+                    writeln!(
+                        out,
+                        "{} is not an IRI reference:\n{e}\n",
+                        name.to_uppercase()
+                    )?;
+                }
+            }
+            return Ok(Outcome::SomeInvalid);
+        }
+    };
+    let rung = compare(&a, &b, args.level, args.ignore_fragment);
     if args.json {
-        writeln!(
-            out,
-            "{}",
-            json!({"a": args.a, "b": args.b, "equivalent": rung.is_some(), "rung": rung.map(Level::name)})
+        write_json(
+            &mut out,
+            &json!({"a": args.a, "b": args.b, "equivalent": rung.is_some(), "rung": rung.map(Level::name)}),
         )?;
     } else {
         match rung {
@@ -133,9 +162,4 @@ pub(crate) fn run_compare(args: CompareArgs) -> io::Result<Outcome> {
     } else {
         Outcome::SomeInvalid
     })
-}
-
-/// An argument that must parse, or a usage error with the parse report.
-fn parse_arg(s: &str) -> io::Result<IriRef<&str>> {
-    IriRef::parse(s).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("\n{e}")))
 }

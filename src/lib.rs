@@ -71,7 +71,9 @@ mod chars;
 mod check;
 mod components;
 mod convert;
+mod decode;
 mod diagnose;
+mod edit;
 mod error;
 mod fast;
 mod host;
@@ -91,15 +93,17 @@ pub use convert::{
     preprocess, to_iri, to_iri_steps, to_uri, to_uri_steps, ConvertError, InnerSpaces, Step,
     ToIriOptions, ToUriOptions,
 };
+pub use decode::{Decoded, QueryPairs};
+pub use edit::Builder;
 pub use error::{Component, ErrorKind, ParseError};
 #[doc(hidden)]
 pub use fast::{dfa_accepts, dfa_viable_prefix};
 pub use host::{Host, IpvFuture};
-pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};
+pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef, Storage};
 pub use normalize::{
     compare, equivalent, Level, UnicodeNormalizationError, DEFAULT_PORTS, DNS_SCHEMES,
 };
-pub use profile::{Profile, UnknownProfile};
+pub use profile::{Profile, UnknownName};
 pub use resolve::{resolve, DotSegments, ResolveError, ResolveOptions};
 pub use rule::GrammarRule;
 #[doc(hidden)]

@@ -22,6 +22,7 @@ use crate::{Component, IriRef};
 /// How far [`IriRef::normalize_with`] goes, and the rungs of the
 /// comparison ladder of RFC 3987 §5.3 ([`equivalent`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Level {
     /// Character by character, with nothing normalized (RFC 3987 §5.3.1).
     Simple,
@@ -62,15 +63,17 @@ impl Level {
 }
 
 impl std::str::FromStr for Level {
-    type Err = String;
+    type Err = crate::UnknownName;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, crate::UnknownName> {
         match s {
             "simple" => Ok(Level::Simple),
             "syntax" => Ok(Level::Syntax),
             "scheme" => Ok(Level::Scheme),
-            _ => Err(format!(
-                "no normalization level {s:?}: use simple, syntax or scheme"
+            _ => Err(crate::UnknownName::new(
+                "normalization level",
+                s,
+                &["simple", "syntax", "scheme"],
             )),
         }
     }
@@ -107,7 +110,7 @@ pub const DNS_SCHEMES: &[&str] = &["http", "https", "ws", "wss", "ftp"];
 /// Schemes whose empty path means "/" (RFC 9110 §4.2.3, RFC 6455 §3).
 const SLASH_SCHEMES: &[&str] = &["http", "https", "ws", "wss"];
 
-impl<T: AsRef<str>> IriRef<T> {
+impl<T: crate::Storage> IriRef<T> {
     /// Syntax-based normalization (RFC 3987 §5.3.2, RFC 3986 §6.2.2).
     ///
     /// - the scheme in lowercase, and the host when it is all ASCII (IP
@@ -394,7 +397,7 @@ impl std::error::Error for UnicodeNormalizationError {}
 /// assert!(equivalent(&a, &b, Level::Syntax));
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
-pub fn equivalent<A: AsRef<str>, B: AsRef<str>>(
+pub fn equivalent<A: crate::Storage, B: crate::Storage>(
     a: &IriRef<A>,
     b: &IriRef<B>,
     level: Level,
@@ -416,7 +419,7 @@ pub fn equivalent<A: AsRef<str>, B: AsRef<str>>(
 /// assert_eq!(compare(&a, &b, Level::Scheme, true), Some(Level::Scheme));
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
-pub fn compare<A: AsRef<str>, B: AsRef<str>>(
+pub fn compare<A: crate::Storage, B: crate::Storage>(
     a: &IriRef<A>,
     b: &IriRef<B>,
     level: Level,

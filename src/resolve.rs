@@ -48,7 +48,7 @@ impl ResolveOptions {
     }
 }
 
-impl<T: AsRef<str>> Iri<T> {
+impl<T: crate::Storage> Iri<T> {
     /// Resolves `reference` with this IRI as the base (RFC 3986 §5.2, strict).
     ///
     /// The base's fragment, if any, is ignored (RFC 3986 §5.1). The result is
@@ -64,12 +64,12 @@ impl<T: AsRef<str>> Iri<T> {
     /// assert_eq!(resolved.fragment(), Some("s"));
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
-    pub fn resolve<R: AsRef<str>>(&self, reference: &IriRef<R>) -> Iri<String> {
+    pub fn resolve<R: crate::Storage>(&self, reference: &IriRef<R>) -> Iri<String> {
         self.resolve_with(reference, &ResolveOptions::default())
     }
 
     /// Resolves `reference` with this IRI as the base, under `options`.
-    pub fn resolve_with<R: AsRef<str>>(
+    pub fn resolve_with<R: crate::Storage>(
         &self,
         reference: &IriRef<R>,
         options: &ResolveOptions,
@@ -95,7 +95,7 @@ impl<T: AsRef<str>> Iri<T> {
     /// assert_eq!(base.resolve(&r), target);
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
-    pub fn relativize<U: AsRef<str>>(
+    pub fn relativize<U: crate::Storage>(
         &self,
         target: &Iri<U>,
     ) -> Result<IriRef<String>, DotSegments> {
@@ -105,7 +105,7 @@ impl<T: AsRef<str>> Iri<T> {
 
 /// RFC 3986 §5.2.2, with merge (§5.2.3), remove_dot_segments (§5.2.4) and
 /// recomposition (§5.3) done as the result is written.
-fn transform<B: AsRef<str>, R: AsRef<str>>(
+fn transform<B: crate::Storage, R: crate::Storage>(
     base: &Iri<B>,
     r: &IriRef<R>,
     options: &ResolveOptions,
@@ -160,7 +160,7 @@ fn transform<B: AsRef<str>, R: AsRef<str>>(
 /// The part of the base path that §5.2.3 merges a relative path onto: "/"
 /// when the base has an authority and an empty path, else the base path up
 /// to and including its last "/" (nothing when it has none).
-fn merge_prefix<B: AsRef<str>>(base: &Iri<B>) -> &str {
+fn merge_prefix<B: crate::Storage>(base: &Iri<B>) -> &str {
     let path = base.path();
     if base.authority().is_some() && path.is_empty() {
         "/"
@@ -202,7 +202,7 @@ fn has_dot_segments(path: &str) -> bool {
     path.split('/').any(|s| s == "." || s == "..")
 }
 
-fn relativize<B: AsRef<str>, U: AsRef<str>>(
+fn relativize<B: crate::Storage, U: crate::Storage>(
     base: &Iri<B>,
     target: &Iri<U>,
 ) -> Result<IriRef<String>, DotSegments> {

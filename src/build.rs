@@ -178,25 +178,28 @@ fn component(text: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, Pa
     syntax::parse(profile, rule, text, Lower)
 }
 
-/// The rule a path must match where it stands (3987bis §2.2,
-/// `ihier-part` and `irelative-part`): after an authority,
-/// `ipath-abempty`; without one, a path may not start with "//" (it would
-/// read as an authority), and in a relative reference its first segment
-/// may not contain ":" (it would read as a scheme). `None` for the empty
-/// path, which is allowed everywhere.
-fn path_rule(parts: &Parts<'_>, profile: Profile) -> Option<GrammarRule> {
-    let (iri, uri) = if parts.authority.is_some() {
-        (Sym::ipath_abempty, Sym::path_abempty)
-    } else if parts.path.is_empty() {
-        return None;
-    } else if parts.path.starts_with('/') {
-        (Sym::ipath_absolute, Sym::path_absolute)
+/// Checks a path where it will stand (3987bis §2.2, `ihier-part` and
+/// `irelative-part`): first as any path (`ipath`), then by its place:
+/// after an authority it must match `ipath-abempty`; without one it may
+/// not start with "//" (it would read as an authority), and in a relative
+/// reference its first segment may not contain ":" (it would read as a
+/// scheme: checked at `irelative-ref`, whose error says so).
+fn check_path(parts: &Parts<'_>, profile: Profile) -> Result<(), ParseError> {
+    let path = parts.path;
+    if path.is_empty() {
+        return Ok(());
+    }
+    component(path, rule(profile, Sym::ipath, Sym::path), profile)?;
+    let in_place = if parts.authority.is_some() {
+        rule(profile, Sym::ipath_abempty, Sym::path_abempty)
+    } else if path.starts_with('/') {
+        rule(profile, Sym::ipath_absolute, Sym::path_absolute)
     } else if parts.scheme.is_some() {
-        (Sym::ipath_rootless, Sym::path_rootless)
+        return Ok(());
     } else {
-        (Sym::ipath_noscheme, Sym::path_noscheme)
+        GrammarRule::IRELATIVE_REF.for_profile(profile)
     };
-    Some(rule(profile, iri, uri))
+    component(path, in_place, profile).map(drop)
 }
 
 /// Validates each component at its own rule under `profile`, writes them
@@ -246,9 +249,7 @@ pub(crate) fn recompose(
             authority = Some((userinfo, host, port, kind, (0, host.len())));
         }
     }
-    if let Some(r) = path_rule(parts, profile) {
-        component(parts.path, r, profile)?;
-    }
+    check_path(parts, profile)?;
     if let Some(q) = parts.query {
         component(q, rule(profile, Sym::iquery, Sym::query), profile)?;
     }

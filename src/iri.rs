@@ -70,6 +70,29 @@ impl ParseOptions {
 /// assert_eq!(IriRef::parse("file:///x")?.authority(), Some(""));
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
+///
+/// Equality, ordering and hashing are those of the text (simple string
+/// comparison, RFC 3987 §5.3.1), and every reference type implements
+/// `Borrow<str>`, so sets and maps of references are looked up by `&str`;
+/// an owned value gives its `String` back without copying:
+///
+/// ```
+/// use std::collections::{BTreeSet, HashMap};
+/// use iribis::IriRef;
+///
+/// let mut seen: HashMap<IriRef<String>, u32> = HashMap::new();
+/// *seen.entry("http://例え.jp/".parse()?).or_default() += 1;
+/// assert_eq!(seen.get("http://例え.jp/"), Some(&1));
+///
+/// let set: BTreeSet<IriRef<String>> = ["b", "a", "#c"].iter().map(|s| s.parse()).collect::<Result<_, _>>()?;
+/// assert_eq!(set.iter().map(|r| r.as_str()).collect::<Vec<_>>(), ["#c", "a", "b"]);
+/// assert!(set.contains("a"));
+///
+/// let r: IriRef<String> = "http://h/".parse()?;
+/// let s: String = r.into_string();
+/// assert_eq!(s, "http://h/");
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct IriRef<T> {
     text: T,
@@ -611,7 +634,7 @@ impl<T> Iri<T> {
 }
 
 macro_rules! narrow {
-    ($ty:ident, $rule:expr, $name:literal, |$m:ident| $ok:expr, $doc:literal) => {
+    ($ty:ident, $rule:expr, $name:literal, |$m:ident| $ok:expr, $doc:literal, $example:literal) => {
         impl<'a> $ty<&'a str> {
             #[doc = concat!("Parses ", $doc, " under the default profile.")]
             pub fn parse(input: &'a str) -> Result<Self, ParseError> {
@@ -685,12 +708,12 @@ macro_rules! narrow {
             }
         }
 
-        common_traits!($ty);
+        common_traits!($ty, $example);
     };
 }
 
 macro_rules! common_traits {
-    ($ty:ident) => {
+    ($ty:ident, $example:literal) => {
         impl<T: Storage> fmt::Display for $ty<T> {
             /// Exactly the parsed input.
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -764,11 +787,19 @@ macro_rules! common_traits {
 
         impl $ty<String> {
             /// The text, given back without copying.
+            ///
+            /// ```
+            #[doc = concat!("let r: iribis::", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            #[doc = concat!("assert_eq!(r.clone().into_string(), \"", $example, "\");")]
+            #[doc = concat!("assert_eq!(String::from(r), \"", $example, "\");")]
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
             pub fn into_string(self) -> String {
                 IriRef::from(self).text
             }
         }
 
+        /// [`into_string`](Self::into_string).
         impl From<$ty<String>> for String {
             fn from(value: $ty<String>) -> String {
                 value.into_string()
@@ -820,7 +851,7 @@ impl<'a> TryFrom<&'a str> for IriRef<&'a str> {
     }
 }
 
-common_traits!(IriRef);
+common_traits!(IriRef, "../a?b");
 
 impl<'i, 'o, T: sealed::Lend<'i, 'o>> Iri<T> {
     /// The scheme, without its ":" (an IRI always has one).
@@ -851,19 +882,22 @@ narrow!(
     GrammarRule::IRI,
     "IRI",
     |m| m.scheme.is_some(),
-    "an IRI"
+    "an IRI",
+    "http://例え.jp/#f"
 );
 narrow!(
     AbsoluteIri,
     GrammarRule::ABSOLUTE_IRI,
     "absolute-IRI",
     |m| m.scheme.is_some() && m.fragment.is_none(),
-    "an absolute IRI"
+    "an absolute IRI",
+    "http://例え.jp/?q"
 );
 narrow!(
     RelativeRef,
     GrammarRule::IRELATIVE_REF,
     "irelative-ref",
     |m| m.scheme.is_none(),
-    "a relative reference"
+    "a relative reference",
+    "//例え.jp/a"
 );

@@ -25,7 +25,7 @@ fn hash_and_eq_agree_with_str_as_borrow_requires() {
         let key: &str = owned.borrow();
         assert_eq!(key, text);
         assert_eq!(state.hash_one(&owned), state.hash_one(text), "{text:?}");
-        assert_eq!(state.hash_one(&borrowed), state.hash_one(text), "{text:?}");
+        assert_eq!(state.hash_one(borrowed), state.hash_one(text), "{text:?}");
         assert_eq!(owned, borrowed);
         assert_eq!(owned, text);
     }

@@ -799,7 +799,7 @@ macro_rules! common_traits {
             }
         }
 
-        /// [`into_string`](Self::into_string).
+        #[doc = concat!("[`", stringify!($ty), "::into_string`].")]
         impl From<$ty<String>> for String {
             fn from(value: $ty<String>) -> String {
                 value.into_string()

@@ -17,6 +17,9 @@
 //! 4. **Typed components**: [`IriRef`], [`Iri`], [`AbsoluteIri`] and
 //!    [`RelativeRef`], with [`Host`] distinguishing registered names, IPv4,
 //!    IPv6 and IPvFuture. [`SyntaxTree`] keeps the whole derivation.
+//!    [`Builder`] and the setters (`IriRef::set_path`, ...) go the other
+//!    way: components, each checked where it will stand, recomposed
+//!    (RFC 3986 §5.3) and checked whole.
 //!
 //! # Terminology
 //!

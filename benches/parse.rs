@@ -33,7 +33,7 @@ fn iribis_fast(line: &str) -> usize {
                 Some(Host::Ipv4(a)) => a.octets()[0] as usize,
                 Some(Host::Ipv6(a)) => a.segments()[0] as usize,
                 Some(Host::IpvFuture(f)) => f.address().len(),
-                None => 0,
+                Some(_) | None => 0,
             };
             len(r.scheme())
                 + len(r.userinfo())
@@ -55,7 +55,7 @@ fn iribis_pest(line: &str) -> usize {
                 Some(Host::Ipv4(a)) => a.octets()[0] as usize,
                 Some(Host::Ipv6(a)) => a.segments()[0] as usize,
                 Some(Host::IpvFuture(f)) => f.address().len(),
-                None => 0,
+                Some(_) | None => 0,
             };
             len(r.scheme())
                 + len(r.userinfo())

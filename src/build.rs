@@ -1,9 +1,13 @@
 //! Writing a reference component by component, recording each component's
 //! span as it goes, so that the operations that make new references
-//! (resolution, normalization) never parse their own output again.
+//! (resolution, normalization) never parse their own output again; and
+//! [`recompose`], the one recomposition (RFC 3986 §5.3) of validated
+//! components that [`crate::Builder`] and the setters share.
 
-use crate::syntax::lower::{HostMeta, Meta, Slot, Span};
-use crate::IriRef;
+use crate::iri::{parse_meta, slice};
+use crate::syntax::lower::{HostMeta, Lower, Meta, Slot, Span};
+use crate::syntax::{self, Sym};
+use crate::{GrammarRule, IriRef, ParseError, Profile, Storage};
 
 /// A reference being written, left to right (RFC 3986 §5.3 order).
 pub(crate) struct Builder {
@@ -64,7 +68,7 @@ impl Builder {
     }
 
     /// Copies the authority of `r`, which must have one.
-    pub(crate) fn authority_of<T: AsRef<str>>(&mut self, r: &IriRef<T>) {
+    pub(crate) fn authority_of<T: Storage>(&mut self, r: &IriRef<T>) {
         let meta = r.meta();
         let (host_span, host_meta) = meta.host().unwrap_or(((0, 0), HostMeta::RegName));
         self.authority(
@@ -116,6 +120,173 @@ impl Builder {
         debug_assert!(self.meta.path.is_some(), "every reference has a path");
         IriRef::from_parts(self.out, self.meta)
     }
+}
+
+/// The components of a reference to write, each without its delimiters;
+/// `None` is an absent component, `Some("")` an empty one.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Parts<'a> {
+    pub(crate) scheme: Option<&'a str>,
+    pub(crate) authority: Option<Authority<'a>>,
+    pub(crate) path: &'a str,
+    pub(crate) query: Option<&'a str>,
+    pub(crate) fragment: Option<&'a str>,
+}
+
+/// An authority to write: whole, or by its parts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Authority<'a> {
+    /// `iauthority`, as one string.
+    Whole(&'a str),
+    /// `[ iuserinfo "@" ] ihost [ ":" port ]`.
+    Split {
+        userinfo: Option<&'a str>,
+        host: &'a str,
+        port: Option<&'a str>,
+    },
+}
+
+impl<'a> Parts<'a> {
+    /// The components of `r`.
+    pub(crate) fn of<T: Storage>(r: &'a IriRef<T>) -> Self {
+        Parts {
+            scheme: r.scheme(),
+            authority: r.authority().map(|_| Authority::Split {
+                userinfo: r.userinfo(),
+                host: r.host_str().unwrap_or(""),
+                port: r.port(),
+            }),
+            path: r.path(),
+            query: r.query(),
+            fragment: r.fragment(),
+        }
+    }
+}
+
+/// A rule by its names in the IRI grammars and in RFC 3986's.
+fn rule(profile: Profile, iri: Sym, uri: Sym) -> GrammarRule {
+    GrammarRule(if profile == Profile::Rfc3986 {
+        uri
+    } else {
+        iri
+    })
+}
+
+/// Parses one component's text at its own rule: the error names the
+/// component and the position within it.
+fn component(text: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
+    syntax::parse(profile, rule, text, Lower)
+}
+
+/// Checks a path where it will stand (3987bis §2.2, `ihier-part` and
+/// `irelative-part`): first as any path (`ipath`), then by its place:
+/// after an authority it must match `ipath-abempty`; without one it may
+/// not start with "//" (it would read as an authority), and in a relative
+/// reference its first segment may not contain ":" (it would read as a
+/// scheme: checked at `irelative-ref`, whose error says so).
+fn check_path(parts: &Parts<'_>, profile: Profile) -> Result<(), ParseError> {
+    let path = parts.path;
+    if path.is_empty() {
+        return Ok(());
+    }
+    component(path, rule(profile, Sym::ipath, Sym::path), profile)?;
+    let in_place = if parts.authority.is_some() {
+        rule(profile, Sym::ipath_abempty, Sym::path_abempty)
+    } else if path.starts_with('/') {
+        rule(profile, Sym::ipath_absolute, Sym::path_absolute)
+    } else if parts.scheme.is_some() {
+        return Ok(());
+    } else {
+        GrammarRule::IRELATIVE_REF.for_profile(profile)
+    };
+    component(path, in_place, profile).map(drop)
+}
+
+/// Validates each component at its own rule under `profile`, writes them
+/// with their delimiters (RFC 3986 §5.3), and validates the whole at `rule`
+/// (`IRI-reference`, `IRI`, `absolute-IRI` or `irelative-ref`).
+///
+/// Each component is checked where it will stand, so no component can
+/// spill into another: a host cannot contain ":" or "/", a query cannot
+/// contain "#", a path after an authority must start with "/" or be
+/// empty. A userinfo or port without a host gets an empty host
+/// (`ireg-name` may be empty, and RFC 3986 §3.2.2 gives an empty host the
+/// scheme's default).
+pub(crate) fn recompose(
+    parts: &Parts<'_>,
+    rule_: GrammarRule,
+    profile: Profile,
+) -> Result<IriRef<String>, ParseError> {
+    if let Some(s) = parts.scheme {
+        component(s, GrammarRule(Sym::scheme), profile)?;
+    }
+    // The authority's userinfo, host and port, and the host's kind and
+    // span within the string it was parsed from.
+    let mut authority = None;
+    match parts.authority {
+        None => {}
+        Some(Authority::Whole(a)) => {
+            let meta = component(a, rule(profile, Sym::iauthority, Sym::authority), profile)?;
+            let (span, kind) = meta.host().unwrap_or(((0, 0), HostMeta::RegName));
+            let host = slice(a, Some(span)).unwrap_or("");
+            let userinfo = slice(a, meta.userinfo.get());
+            let port = slice(a, meta.port.get());
+            authority = Some((userinfo, host, port, kind, span));
+        }
+        Some(Authority::Split {
+            userinfo,
+            host,
+            port,
+        }) => {
+            if let Some(u) = userinfo {
+                component(u, rule(profile, Sym::iuserinfo, Sym::userinfo), profile)?;
+            }
+            let meta = component(host, rule(profile, Sym::ihost, Sym::host), profile)?;
+            let kind = meta.host().map_or(HostMeta::RegName, |(_, kind)| kind);
+            if let Some(p) = port {
+                component(p, GrammarRule(Sym::port), profile)?;
+            }
+            authority = Some((userinfo, host, port, kind, (0, host.len())));
+        }
+    }
+    check_path(parts, profile)?;
+    if let Some(q) = parts.query {
+        component(q, rule(profile, Sym::iquery, Sym::query), profile)?;
+    }
+    if let Some(f) = parts.fragment {
+        component(f, rule(profile, Sym::ifragment, Sym::fragment), profile)?;
+    }
+
+    let len = parts.scheme.map_or(0, |s| s.len() + 1)
+        + authority.map_or(0, |(u, h, p, _, _)| {
+            2 + u.map_or(0, |u| u.len() + 1) + h.len() + p.map_or(0, |p| p.len() + 1)
+        })
+        + parts.path.len()
+        + parts.query.map_or(0, |q| q.len() + 1)
+        + parts.fragment.map_or(0, |f| f.len() + 1);
+    let mut out = Builder::with_capacity(len);
+    if let Some(s) = parts.scheme {
+        out.scheme(s);
+    }
+    if let Some((userinfo, host, port, kind, span)) = authority {
+        out.authority(userinfo, host, kind, span, port);
+    }
+    let start = out.len();
+    out.text_mut().push_str(parts.path);
+    out.path_from(start);
+    if let Some(q) = parts.query {
+        out.query(q);
+    }
+    if let Some(f) = parts.fragment {
+        out.fragment(f);
+    }
+    let written = out.finish();
+    // The whole decides (a fragment on an absolute IRI, a scheme on a
+    // relative reference, none on an IRI); the components were checked
+    // where they stand, so the parse finds them where they were written.
+    let meta = parse_meta(written.as_str(), rule_, profile)?;
+    debug_assert_eq!(&meta, written.meta(), "{:?}", written.as_str());
+    Ok(IriRef::from_parts_in(written.into_text(), meta, profile))
 }
 
 /// remove_dot_segments (RFC 3986 §5.2.4), in place on `buf[start..]`.

@@ -19,6 +19,7 @@ use crate::{chars, Component, Host, IriRef, ParseOptions, Profile, DNS_SCHEMES};
 
 /// How much a finding matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Severity {
     /// Not reported.
     Allow,
@@ -156,6 +157,7 @@ impl fmt::Display for Code {
 
 /// A severity preset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Preset {
     /// Each code's default severity.
     #[default]
@@ -167,15 +169,17 @@ pub enum Preset {
 }
 
 impl std::str::FromStr for Preset {
-    type Err = String;
+    type Err = crate::UnknownName;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, crate::UnknownName> {
         match s {
             "default" => Ok(Preset::Default),
             "strict" => Ok(Preset::Strict),
             "leiri" => Ok(Preset::Leiri),
-            _ => Err(format!(
-                "no severity preset {s:?}: use default, strict or leiri"
+            _ => Err(crate::UnknownName::new(
+                "severity preset",
+                s,
+                &["default", "strict", "leiri"],
             )),
         }
     }
@@ -237,6 +241,7 @@ pub struct CheckOptions {
 
 /// One finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Violation {
     /// What was found.
     pub code: Code,
@@ -281,6 +286,7 @@ impl Violation {
 
 /// The findings about one input.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Report {
     /// Whether the input parses under the profile and no finding has
     /// error severity.

@@ -9,7 +9,8 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use unicode_normalization::char::is_combining_mark;
 
 use crate::chars;
-use crate::{Component, Host, IriRef, ParseError, ParseOptions, Profile};
+use crate::iri::parse_meta;
+use crate::{Component, GrammarRule, Host, IriRef, ParseError, ParseOptions, Profile, Storage};
 
 /// The characters that §3.3 percent-encodes: everything not allowed
 /// anywhere in a URI. Non-ASCII characters always are; of ASCII, the
@@ -140,6 +141,53 @@ pub fn to_uri(input: &str, options: &ToUriOptions) -> Result<String, ConvertErro
         .pop()
         .map(|s| s.text)
         .unwrap_or_default())
+}
+
+impl<T: Storage> IriRef<T> {
+    /// IRI → URI ([`to_uri`]) on a parsed reference, read under its own
+    /// profile (a LEIRI's extra characters are percent-encoded too); the
+    /// options' profile is not used. The result is a URI reference, of the
+    /// `rfc3986` profile.
+    ///
+    /// ```
+    /// use iribis::{IriRef, Profile, ToUriOptions};
+    ///
+    /// let iri = IriRef::parse("http://résumé.example.org/日本")?;
+    /// let uri = iri.to_uri(&ToUriOptions::new().idna(true))?;
+    /// assert_eq!(uri, "http://xn--rsum-bpad.example.org/%E6%97%A5%E6%9C%AC");
+    /// assert_eq!(uri.host_str(), Some("xn--rsum-bpad.example.org"));
+    /// assert_eq!(uri.profile(), Profile::Rfc3986);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_uri(&self, options: &ToUriOptions) -> Result<IriRef<String>, ConvertError> {
+        let options = ToUriOptions {
+            profile: self.profile(),
+            ..options.clone()
+        };
+        typed(to_uri(self.as_str(), &options)?, Profile::Rfc3986)
+    }
+
+    /// URI → IRI ([`to_iri`]) on a parsed reference; the result is of the
+    /// `rfc3987bis` profile.
+    ///
+    /// ```
+    /// use iribis::{IriRef, ToIriOptions};
+    ///
+    /// let uri = IriRef::parse("http://xn--99zt52a.example.org/D%C3%BCrst")?;
+    /// let iri = uri.to_iri(&ToIriOptions::new())?;
+    /// assert_eq!(iri, "http://納豆.example.org/Dürst");
+    /// assert_eq!(iri.path(), "/Dürst");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn to_iri(&self, options: &ToIriOptions) -> Result<IriRef<String>, ConvertError> {
+        typed(to_iri(self.as_str(), options)?, Profile::Rfc3987bis)
+    }
+}
+
+/// A conversion's result, parsed.
+fn typed(text: String, profile: Profile) -> Result<IriRef<String>, ConvertError> {
+    let meta = parse_meta(&text, GrammarRule::IRI_REFERENCE, profile)?;
+    Ok(IriRef::from_parts_in(text, meta, profile))
 }
 
 /// One step of a conversion, for `--explain`: its number and name in the
@@ -934,6 +982,7 @@ pub(crate) fn decode(text: &str, keep: impl Fn(char) -> bool) -> String {
 
 /// How [`preprocess`] treats spaces inside the trimmed string.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum InnerSpaces {
     /// Leave them (the parser will reject them, but under `leiri`).
     #[default]

@@ -25,6 +25,7 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Host<'a> {
     /// `ireg-name`: a registered name, possibly empty (`file:///x`), possibly
     /// percent-encoded. Not decoded and not case-folded.

@@ -1,10 +1,13 @@
 //! The reference types: one string and the offsets of its components.
 
+use std::borrow::Borrow;
+use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::str::FromStr;
 
+use crate::decode::{Decoded, QueryPairs};
 use crate::fast;
 use crate::host::{Host, IpvFuture};
 use crate::syntax::lower::{HostMeta, Lower, Meta, Span};
@@ -67,10 +70,139 @@ impl ParseOptions {
 /// assert_eq!(IriRef::parse("file:///x")?.authority(), Some(""));
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
+///
+/// Equality, ordering and hashing are those of the text (simple string
+/// comparison, RFC 3987 §5.3.1), and every reference type implements
+/// `Borrow<str>`, so sets and maps of references are looked up by `&str`;
+/// an owned value gives its `String` back without copying:
+///
+/// ```
+/// use std::collections::{BTreeSet, HashMap};
+/// use iribis::IriRef;
+///
+/// let mut seen: HashMap<IriRef<String>, u32> = HashMap::new();
+/// *seen.entry("http://例え.jp/".parse()?).or_default() += 1;
+/// assert_eq!(seen.get("http://例え.jp/"), Some(&1));
+///
+/// let set: BTreeSet<IriRef<String>> = ["b", "a", "#c"].iter().map(|s| s.parse()).collect::<Result<_, _>>()?;
+/// assert_eq!(set.iter().map(|r| r.as_str()).collect::<Vec<_>>(), ["#c", "a", "b"]);
+/// assert!(set.contains("a"));
+///
+/// let r: IriRef<String> = "http://h/".parse()?;
+/// let s: String = r.into_string();
+/// assert_eq!(s, "http://h/");
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct IriRef<T> {
     text: T,
     meta: Meta,
+    profile: Profile,
+}
+
+mod sealed {
+    /// Only the crate's storages implement [`super::Storage`].
+    pub trait Sealed {}
+    impl Sealed for &str {}
+    impl Sealed for String {}
+
+    /// A `&str` of some lifetime: what a storage lends its accessors.
+    pub trait Lent {
+        /// The text, for any lifetime the reference outlives.
+        fn text<'o>(self) -> &'o str
+        where
+            Self: 'o;
+    }
+
+    impl Lent for &str {
+        #[inline]
+        fn text<'o>(self) -> &'o str
+        where
+            Self: 'o,
+        {
+            self
+        }
+    }
+
+    /// A storage that, borrowed for `'i`, lends its text for `'o`: the
+    /// bound of the accessors. A trait rather than a bare `Lent<'i>: 'o`
+    /// bound so that a call inside the accessors unifies its lifetimes
+    /// with the caller's.
+    pub trait Lend<'i, 'o> {
+        /// The text.
+        fn lend_for(&'i self) -> &'o str;
+    }
+
+    impl<'i, 'o, T> Lend<'i, 'o> for T
+    where
+        T: super::Storage + 'i,
+        T::Lent<'i>: 'o,
+    {
+        #[inline]
+        fn lend_for(&'i self) -> &'o str {
+            let lent: T::Lent<'i> = T::lend(self);
+            lent.text()
+        }
+    }
+}
+
+/// The storage of a reference: `&str`, borrowed from the input, or
+/// `String`, owned. Sealed: only these two implement it.
+///
+/// The accessors of an `IriRef<&'a str>` return slices of the input, which
+/// live as long as the input (`&'a str`) rather than as long as the parsed
+/// value; those of an `IriRef<String>` borrow the value. Generic code takes
+/// `T: Storage`:
+///
+/// ```
+/// use iribis::{IriRef, Storage};
+///
+/// // The host borrows the input, not the temporary `IriRef`.
+/// fn host_of(s: &str) -> Option<&str> {
+///     IriRef::parse(s).ok()?.host_str()
+/// }
+/// assert_eq!(host_of("http://例え.jp/"), Some("例え.jp"));
+///
+/// fn path_len<T: Storage>(r: &IriRef<T>) -> usize {
+///     r.path().len()
+/// }
+/// let owned: IriRef<String> = "http://h/abc".parse()?;
+/// assert_eq!(path_len(&owned), 4);
+/// assert_eq!(path_len(&owned.as_borrowed()), 4);
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
+pub trait Storage: AsRef<str> + sealed::Sealed {
+    /// `&'a str` for `&'a str`; `&'s str`, borrowed from the storage, for
+    /// `String`.
+    #[doc(hidden)]
+    type Lent<'s>: sealed::Lent
+    where
+        Self: 's;
+
+    /// The text, as long-lived as the storage allows.
+    #[doc(hidden)]
+    fn lend(&self) -> Self::Lent<'_>;
+}
+
+impl<'a> Storage for &'a str {
+    type Lent<'s>
+        = &'a str
+    where
+        Self: 's;
+
+    #[inline]
+    fn lend(&self) -> &'a str {
+        self
+    }
+}
+
+impl Storage for String {
+    type Lent<'s> = &'s str;
+
+    #[inline]
+    fn lend(&self) -> &str {
+        self
+    }
 }
 
 /// An IRI (the `IRI` rule): an [`IriRef`] with a scheme.
@@ -90,7 +222,7 @@ pub struct IriRef<T> {
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
 #[derive(Clone, Copy)]
-pub struct Iri<T>(IriRef<T>);
+pub struct Iri<T>(pub(crate) IriRef<T>);
 
 /// An absolute IRI (the `absolute-IRI` rule): an [`Iri`] without a fragment,
 /// as a base IRI must be (3987bis §2.2, RFC 3986 §5.1).
@@ -102,7 +234,7 @@ pub struct Iri<T>(IriRef<T>);
 /// assert!(AbsoluteIri::parse("http://a/b#frag").is_err());
 /// ```
 #[derive(Clone, Copy)]
-pub struct AbsoluteIri<T>(IriRef<T>);
+pub struct AbsoluteIri<T>(pub(crate) IriRef<T>);
 
 /// A relative reference (the `irelative-ref` rule): an [`IriRef`] without a
 /// scheme.
@@ -116,12 +248,13 @@ pub struct AbsoluteIri<T>(IriRef<T>);
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
 #[derive(Clone, Copy)]
-pub struct RelativeRef<T>(IriRef<T>);
+pub struct RelativeRef<T>(pub(crate) IriRef<T>);
 
 /// The error of narrowing an [`IriRef`] to [`Iri`], [`AbsoluteIri`] or
 /// [`RelativeRef`]: the reference is of another kind. It gives the reference
 /// back.
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct KindError<T> {
     /// The reference that was not of the wanted kind.
     pub value: IriRef<T>,
@@ -129,7 +262,7 @@ pub struct KindError<T> {
     pub expected: &'static str,
 }
 
-impl<T: AsRef<str>> fmt::Display for KindError<T> {
+impl<T: Storage> fmt::Display for KindError<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let why = match self.expected {
             "IRI" => "it has no scheme",
@@ -146,7 +279,7 @@ impl<T: AsRef<str>> fmt::Display for KindError<T> {
     }
 }
 
-impl<T: AsRef<str>> fmt::Debug for KindError<T> {
+impl<T: Storage> fmt::Debug for KindError<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("KindError")
             .field("value", &self.value)
@@ -155,7 +288,7 @@ impl<T: AsRef<str>> fmt::Debug for KindError<T> {
     }
 }
 
-impl<T: AsRef<str>> std::error::Error for KindError<T> {}
+impl<T: Storage> std::error::Error for KindError<T> {}
 
 impl<'a> IriRef<&'a str> {
     /// Parses an IRI reference under the default profile (`rfc3987bis`).
@@ -191,6 +324,7 @@ impl<'a> IriRef<&'a str> {
         IriRef {
             text: self.text.to_owned(),
             meta: self.meta,
+            profile: self.profile,
         }
     }
 }
@@ -198,7 +332,11 @@ impl<'a> IriRef<&'a str> {
 /// The DFA decides and the delimiters split (`crate::fast`); an input the
 /// DFA rejects gets an error whose details pest works out when asked.
 #[inline]
-fn parse_meta(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
+pub(crate) fn parse_meta(
+    input: &str,
+    rule: GrammarRule,
+    profile: Profile,
+) -> Result<Meta, ParseError> {
     let mut meta = Meta::default();
     match fast::parse(input, rule, profile, &mut meta) {
         Some(true) => Ok(meta),
@@ -214,11 +352,16 @@ fn parse_ref(input: &str, rule: GrammarRule, profile: Profile) -> Result<IriRef<
     let mut r = IriRef {
         text: input,
         meta: Meta::default(),
+        profile,
     };
     match fast::parse(input, rule, profile, &mut r.meta) {
         Some(true) => Ok(r),
         Some(false) => Err(rejected(input, rule, profile)),
-        None => parse_pest(input, rule, profile).map(|meta| IriRef { text: input, meta }),
+        None => parse_pest(input, rule, profile).map(|meta| IriRef {
+            text: input,
+            meta,
+            profile,
+        }),
     }
 }
 
@@ -256,39 +399,43 @@ pub(crate) fn host_of<'a>(text: &'a str, meta: &Meta) -> Option<Host<'a>> {
     })
 }
 
-impl<T: AsRef<str>> IriRef<T> {
+/// The accessors. `'i` is the borrow of the value and `'o` the lifetime of
+/// what they return: the input's for `IriRef<&str>`, at most `'i` for
+/// `IriRef<String>` (see [`Storage`]).
+impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
     /// The whole reference, exactly as parsed.
-    pub fn as_str(&self) -> &str {
-        self.text.as_ref()
+    #[inline]
+    pub fn as_str(&'i self) -> &'o str {
+        self.text.lend_for()
     }
 
     /// The scheme, without its ":".
-    pub fn scheme(&self) -> Option<&str> {
+    pub fn scheme(&'i self) -> Option<&'o str> {
         slice(self.as_str(), self.meta.scheme.get())
     }
 
     /// The authority, without the "//": userinfo, host and port.
-    pub fn authority(&self) -> Option<&str> {
+    pub fn authority(&'i self) -> Option<&'o str> {
         slice(self.as_str(), self.meta.authority.get())
     }
 
     /// The userinfo, without its "@".
-    pub fn userinfo(&self) -> Option<&str> {
+    pub fn userinfo(&'i self) -> Option<&'o str> {
         slice(self.as_str(), self.meta.userinfo.get())
     }
 
     /// The host as written (brackets included for an IP literal).
-    pub fn host_str(&self) -> Option<&str> {
+    pub fn host_str(&'i self) -> Option<&'o str> {
         slice(self.as_str(), self.meta.host.get())
     }
 
     /// The host, by kind.
-    pub fn host(&self) -> Option<Host<'_>> {
+    pub fn host(&'i self) -> Option<Host<'o>> {
         host_of(self.as_str(), &self.meta)
     }
 
     /// The port as written, without its ":"; `Some("")` for an empty port.
-    pub fn port(&self) -> Option<&str> {
+    pub fn port(&'i self) -> Option<&'o str> {
         slice(self.as_str(), self.meta.port.get())
     }
 
@@ -302,12 +449,12 @@ impl<T: AsRef<str>> IriRef<T> {
     /// assert_eq!(IriRef::parse("http://h:/")?.port_number(), None);
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
-    pub fn port_number(&self) -> Option<u16> {
+    pub fn port_number(&'i self) -> Option<u16> {
         self.port().and_then(|p| p.parse().ok())
     }
 
     /// The path; every reference has one, possibly empty.
-    pub fn path(&self) -> &str {
+    pub fn path(&'i self) -> &'o str {
         slice(self.as_str(), self.meta.path.get()).unwrap_or("")
     }
 
@@ -322,33 +469,114 @@ impl<T: AsRef<str>> IriRef<T> {
     /// assert_eq!(iribis::IriRef::parse("")?.path_segments().count(), 0);
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
-    pub fn path_segments(&self) -> impl Iterator<Item = &str> {
+    pub fn path_segments(&'i self) -> impl Iterator<Item = &'o str> {
         let path = self.path();
-        let path = path.strip_prefix('/').unwrap_or(path);
-        path.split('/').filter(move |_| !self.path().is_empty())
+        let rest = path.strip_prefix('/').unwrap_or(path);
+        (!path.is_empty())
+            .then(|| rest.split('/'))
+            .into_iter()
+            .flatten()
     }
 
     /// The query, without its "?".
-    pub fn query(&self) -> Option<&str> {
+    pub fn query(&'i self) -> Option<&'o str> {
         slice(self.as_str(), self.meta.query.get())
     }
 
     /// The fragment, without its "#".
-    pub fn fragment(&self) -> Option<&str> {
+    pub fn fragment(&'i self) -> Option<&'o str> {
         slice(self.as_str(), self.meta.fragment.get())
+    }
+
+    /// The userinfo, percent-decoded on demand ([`Decoded`]).
+    ///
+    /// ```
+    /// let r = iribis::IriRef::parse("ftp://J%C3%BCrgen@h/")?;
+    /// assert_eq!(r.userinfo_decoded().unwrap().to_str_lossy(), "Jürgen");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn userinfo_decoded(&'i self) -> Option<Decoded<'o>> {
+        self.userinfo().map(Decoded::new)
+    }
+
+    /// The host, percent-decoded on demand: a registered name may be
+    /// percent-encoded (3987bis §3.4.1); IP addresses never are.
+    ///
+    /// ```
+    /// let r = iribis::IriRef::parse("http://r%C3%A9sum%C3%A9.example.org/")?;
+    /// assert_eq!(r.host_decoded().unwrap().to_str_lossy(), "résumé.example.org");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn host_decoded(&'i self) -> Option<Decoded<'o>> {
+        self.host_str().map(Decoded::new)
+    }
+
+    /// The path, percent-decoded on demand. A decoded "/" (`%2F`) is data,
+    /// not a separator: split with [`IriRef::path_segments`] first and
+    /// decode each segment to tell them apart.
+    ///
+    /// ```
+    /// // RFC 3987 §3.2.1's example.
+    /// let r = iribis::IriRef::parse("http://www.example.org/D%C3%BCrst")?;
+    /// assert_eq!(r.path_decoded().to_str()?, "/Dürst");
+    /// let r = iribis::IriRef::parse("http://www.example.org/D%FCrst")?;
+    /// assert_eq!(r.path_decoded().to_bytes().as_ref(), b"/D\xFCrst");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn path_decoded(&'i self) -> Decoded<'o> {
+        Decoded::new(self.path())
+    }
+
+    /// The query, percent-decoded on demand; see also
+    /// [`IriRef::query_pairs`].
+    ///
+    /// ```
+    /// let r = iribis::IriRef::parse("http://h/?%E6%97%A5%E6%9C%AC")?;
+    /// assert_eq!(r.query_decoded().unwrap().to_str()?, "日本");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn query_decoded(&'i self) -> Option<Decoded<'o>> {
+        self.query().map(Decoded::new)
+    }
+
+    /// The fragment, percent-decoded on demand.
+    ///
+    /// ```
+    /// let r = iribis::IriRef::parse("#a%20b")?;
+    /// assert_eq!(r.fragment_decoded().unwrap().to_str_lossy(), "a b");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn fragment_decoded(&'i self) -> Option<Decoded<'o>> {
+        self.fragment().map(Decoded::new)
+    }
+
+    /// The query as `key=value` pairs split at `&` and `=`, percent-decoded:
+    /// the convention of HTML forms, not a rule of any IRI specification
+    /// ([`QueryPairs`] says which). No pairs without a query.
+    ///
+    /// ```
+    /// let r = iribis::IriRef::parse("http://h/?a=1&b=%C3%A9")?;
+    /// let pairs: Vec<_> = r.query_pairs().collect();
+    /// assert_eq!((&*pairs[1].0, &*pairs[1].1), ("b", "é"));
+    /// assert_eq!(iribis::IriRef::parse("http://h/")?.query_pairs().count(), 0);
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn query_pairs(&'i self) -> QueryPairs<'o> {
+        QueryPairs::new(self.query())
     }
 
     /// Whether the reference has a scheme (is an IRI rather than a relative
     /// reference).
-    pub fn is_iri(&self) -> bool {
+    pub fn is_iri(&'i self) -> bool {
         self.meta.scheme.is_some()
     }
 
     /// Borrows the reference.
-    pub fn as_borrowed(&self) -> IriRef<&str> {
+    pub fn as_borrowed(&'i self) -> IriRef<&'o str> {
         IriRef {
             text: self.as_str(),
             meta: self.meta,
+            profile: self.profile,
         }
     }
 }
@@ -366,9 +594,34 @@ impl<T> IriRef<T> {
     }
 
     /// A reference from text and components that describe it exactly: the
-    /// caller guarantees that parsing `text` would lower to `meta`.
+    /// caller guarantees that parsing `text` under the default profile
+    /// would lower to `meta`.
     pub(crate) fn from_parts(text: T, meta: Meta) -> Self {
-        IriRef { text, meta }
+        Self::from_parts_in(text, meta, Profile::default())
+    }
+
+    /// As [`IriRef::from_parts`], `text` valid under `profile`.
+    pub(crate) fn from_parts_in(text: T, meta: Meta, profile: Profile) -> Self {
+        IriRef {
+            text,
+            meta,
+            profile,
+        }
+    }
+
+    /// The profile the reference was parsed (or built) under, which its
+    /// setters validate against.
+    ///
+    /// ```
+    /// use iribis::{IriRef, ParseOptions, Profile};
+    ///
+    /// let leiri = ParseOptions::new().profile(Profile::Leiri);
+    /// assert_eq!(IriRef::parse_with("a b", &leiri)?.profile(), Profile::Leiri);
+    /// assert_eq!(IriRef::parse("a")?.profile(), Profile::Rfc3987bis);
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn profile(&self) -> Profile {
+        self.profile
     }
 }
 
@@ -381,7 +634,7 @@ impl<T> Iri<T> {
 }
 
 macro_rules! narrow {
-    ($ty:ident, $rule:expr, $name:literal, |$m:ident| $ok:expr, $doc:literal) => {
+    ($ty:ident, $rule:expr, $name:literal, |$m:ident| $ok:expr, $doc:literal, $example:literal) => {
         impl<'a> $ty<&'a str> {
             #[doc = concat!("Parses ", $doc, " under the default profile.")]
             pub fn parse(input: &'a str) -> Result<Self, ParseError> {
@@ -438,8 +691,13 @@ macro_rules! narrow {
             type Error = ParseError;
             /// The error gives the string back: [`ParseError::into_input`].
             fn try_from(s: String) -> Result<Self, ParseError> {
-                let meta = parse_meta(&s, $rule, Profile::default())?;
-                Ok($ty(IriRef { text: s, meta }))
+                let profile = Profile::default();
+                let meta = parse_meta(&s, $rule, profile)?;
+                Ok($ty(IriRef {
+                    text: s,
+                    meta,
+                    profile,
+                }))
             }
         }
 
@@ -450,32 +708,32 @@ macro_rules! narrow {
             }
         }
 
-        common_traits!($ty);
+        common_traits!($ty, $example);
     };
 }
 
 macro_rules! common_traits {
-    ($ty:ident) => {
-        impl<T: AsRef<str>> fmt::Display for $ty<T> {
+    ($ty:ident, $example:literal) => {
+        impl<T: Storage> fmt::Display for $ty<T> {
             /// Exactly the parsed input.
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str(self.as_str())
             }
         }
 
-        impl<T: AsRef<str>> fmt::Debug for $ty<T> {
+        impl<T: Storage> fmt::Debug for $ty<T> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 write!(f, concat!(stringify!($ty), "({:?})"), self.as_str())
             }
         }
 
-        impl<T: AsRef<str>> AsRef<str> for $ty<T> {
+        impl<T: Storage> AsRef<str> for $ty<T> {
             fn as_ref(&self) -> &str {
                 self.as_str()
             }
         }
 
-        impl<T: AsRef<str>, U: AsRef<str>> PartialEq<$ty<U>> for $ty<T> {
+        impl<T: Storage, U: Storage> PartialEq<$ty<U>> for $ty<T> {
             /// Simple string comparison (RFC 3987 §5.3.1); see the
             /// normalization functions for the other rungs of the ladder.
             fn eq(&self, other: &$ty<U>) -> bool {
@@ -483,28 +741,73 @@ macro_rules! common_traits {
             }
         }
 
-        impl<T: AsRef<str>> Eq for $ty<T> {}
+        impl<T: Storage> Eq for $ty<T> {}
 
-        impl<T: AsRef<str>> PartialEq<str> for $ty<T> {
+        impl<T: Storage> PartialEq<str> for $ty<T> {
             fn eq(&self, other: &str) -> bool {
                 self.as_str() == other
             }
         }
 
-        impl<T: AsRef<str>> PartialEq<&str> for $ty<T> {
+        impl<T: Storage> PartialEq<&str> for $ty<T> {
             fn eq(&self, other: &&str) -> bool {
                 self.as_str() == *other
             }
         }
 
-        impl<T: AsRef<str>> Hash for $ty<T> {
+        /// The hash of the text: the same as `str`'s, as [`Borrow<str>`]
+        /// requires.
+        impl<T: Storage> Hash for $ty<T> {
             fn hash<H: Hasher>(&self, state: &mut H) {
                 self.as_str().hash(state)
             }
         }
 
+        /// Compares the texts, as `str` does (consistent with `Eq`).
+        impl<T: Storage, U: Storage> PartialOrd<$ty<U>> for $ty<T> {
+            fn partial_cmp(&self, other: &$ty<U>) -> Option<Ordering> {
+                Some(self.as_str().cmp(other.as_str()))
+            }
+        }
+
+        /// Compares the texts, as `str` does (consistent with `Eq`).
+        impl<T: Storage> Ord for $ty<T> {
+            fn cmp(&self, other: &Self) -> Ordering {
+                self.as_str().cmp(other.as_str())
+            }
+        }
+
+        /// The text, so that sets and maps keyed by references can be
+        /// looked up by `&str`: `Eq`, `Ord` and `Hash` agree with `str`'s.
+        impl<T: Storage> Borrow<str> for $ty<T> {
+            fn borrow(&self) -> &str {
+                self.as_str()
+            }
+        }
+
+        impl $ty<String> {
+            /// The text, given back without copying.
+            ///
+            /// ```
+            #[doc = concat!("let r: iribis::", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            #[doc = concat!("assert_eq!(r.clone().into_string(), \"", $example, "\");")]
+            #[doc = concat!("assert_eq!(String::from(r), \"", $example, "\");")]
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
+            pub fn into_string(self) -> String {
+                IriRef::from(self).text
+            }
+        }
+
+        #[doc = concat!("[`", stringify!($ty), "::into_string`].")]
+        impl From<$ty<String>> for String {
+            fn from(value: $ty<String>) -> String {
+                value.into_string()
+            }
+        }
+
         #[cfg(feature = "serde")]
-        impl<T: AsRef<str>> serde::Serialize for $ty<T> {
+        impl<T: Storage> serde::Serialize for $ty<T> {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 s.serialize_str(self.as_str())
             }
@@ -531,8 +834,13 @@ impl TryFrom<String> for IriRef<String> {
     type Error = ParseError;
     /// The error gives the string back: [`ParseError::into_input`].
     fn try_from(s: String) -> Result<Self, ParseError> {
-        let meta = parse_meta(&s, GrammarRule::IRI_REFERENCE, Profile::default())?;
-        Ok(IriRef { text: s, meta })
+        let profile = Profile::default();
+        let meta = parse_meta(&s, GrammarRule::IRI_REFERENCE, profile)?;
+        Ok(IriRef {
+            text: s,
+            meta,
+            profile,
+        })
     }
 }
 
@@ -543,20 +851,20 @@ impl<'a> TryFrom<&'a str> for IriRef<&'a str> {
     }
 }
 
-common_traits!(IriRef);
+common_traits!(IriRef, "../a?b");
 
-impl<T: AsRef<str>> Iri<T> {
+impl<'i, 'o, T: sealed::Lend<'i, 'o>> Iri<T> {
     /// The scheme, without its ":" (an IRI always has one).
-    pub fn scheme(&self) -> &str {
+    pub fn scheme(&'i self) -> &'o str {
         self.0
             .scheme()
             .unwrap_or_else(|| unreachable!("an Iri has a scheme"))
     }
 }
 
-impl<T: AsRef<str>> AbsoluteIri<T> {
+impl<'i, 'o, T: sealed::Lend<'i, 'o>> AbsoluteIri<T> {
     /// The scheme, without its ":" (an absolute IRI always has one).
-    pub fn scheme(&self) -> &str {
+    pub fn scheme(&'i self) -> &'o str {
         self.0
             .scheme()
             .unwrap_or_else(|| unreachable!("an AbsoluteIri has a scheme"))
@@ -574,19 +882,22 @@ narrow!(
     GrammarRule::IRI,
     "IRI",
     |m| m.scheme.is_some(),
-    "an IRI"
+    "an IRI",
+    "http://例え.jp/#f"
 );
 narrow!(
     AbsoluteIri,
     GrammarRule::ABSOLUTE_IRI,
     "absolute-IRI",
     |m| m.scheme.is_some() && m.fragment.is_none(),
-    "an absolute IRI"
+    "an absolute IRI",
+    "http://例え.jp/?q"
 );
 narrow!(
     RelativeRef,
     GrammarRule::IRELATIVE_REF,
     "irelative-ref",
     |m| m.scheme.is_none(),
-    "a relative reference"
+    "a relative reference",
+    "//例え.jp/a"
 );

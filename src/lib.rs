@@ -17,6 +17,9 @@
 //! 4. **Typed components**: [`IriRef`], [`Iri`], [`AbsoluteIri`] and
 //!    [`RelativeRef`], with [`Host`] distinguishing registered names, IPv4,
 //!    IPv6 and IPvFuture. [`SyntaxTree`] keeps the whole derivation.
+//!    [`Builder`] and the setters (`IriRef::set_path`, ...) go the other
+//!    way: components, each checked where it will stand, recomposed
+//!    (RFC 3986 §5.3) and checked whole.
 //!
 //! # Terminology
 //!
@@ -71,7 +74,9 @@ mod chars;
 mod check;
 mod components;
 mod convert;
+mod decode;
 mod diagnose;
+mod edit;
 mod error;
 mod fast;
 mod host;
@@ -92,15 +97,17 @@ pub use convert::{
     preprocess, to_iri, to_iri_steps, to_uri, to_uri_steps, ConvertError, InnerSpaces, Step,
     ToIriOptions, ToUriOptions,
 };
+pub use decode::{Decoded, QueryPairs};
+pub use edit::Builder;
 pub use error::{Component, ErrorKind, ParseError};
 #[doc(hidden)]
 pub use fast::{dfa_accepts, dfa_viable_prefix};
 pub use host::{Host, IpvFuture};
-pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef};
+pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef, Storage};
 pub use normalize::{
     compare, equivalent, Level, UnicodeNormalizationError, DEFAULT_PORTS, DNS_SCHEMES,
 };
-pub use profile::{Profile, UnknownProfile};
+pub use profile::{Profile, UnknownName};
 pub use render::{
     escape_controls, escape_invisible, escape_line, is_invisible, is_terminal_control, underline,
 };

@@ -23,6 +23,7 @@ use crate::{Component, IriRef};
 /// How far [`IriRef::normalize_with`] goes, and the rungs of the
 /// comparison ladder of RFC 3987 §5.3 ([`equivalent`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Level {
     /// Character by character, with nothing normalized (RFC 3987 §5.3.1).
     Simple,
@@ -63,15 +64,17 @@ impl Level {
 }
 
 impl std::str::FromStr for Level {
-    type Err = String;
+    type Err = crate::UnknownName;
 
-    fn from_str(s: &str) -> Result<Self, String> {
+    fn from_str(s: &str) -> Result<Self, crate::UnknownName> {
         match s {
             "simple" => Ok(Level::Simple),
             "syntax" => Ok(Level::Syntax),
             "scheme" => Ok(Level::Scheme),
-            _ => Err(format!(
-                "no normalization level {s:?}: use simple, syntax or scheme"
+            _ => Err(crate::UnknownName::new(
+                "normalization level",
+                s,
+                &["simple", "syntax", "scheme"],
             )),
         }
     }
@@ -105,7 +108,7 @@ pub const DEFAULT_PORTS: &[(&str, u16)] = &[
 /// host there.
 pub const DNS_SCHEMES: &[&str] = &["http", "https", "ws", "wss", "ftp"];
 
-impl<T: AsRef<str>> IriRef<T> {
+impl<T: crate::Storage> IriRef<T> {
     /// Syntax-based normalization (RFC 3987 §5.3.2, RFC 3986 §6.2.2).
     ///
     /// - the scheme in lowercase, and the host when it is all ASCII (IP
@@ -411,7 +414,7 @@ impl std::error::Error for UnicodeNormalizationError {}
 /// assert!(equivalent(&a, &b, Level::Syntax));
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
-pub fn equivalent<A: AsRef<str>, B: AsRef<str>>(
+pub fn equivalent<A: crate::Storage, B: crate::Storage>(
     a: &IriRef<A>,
     b: &IriRef<B>,
     level: Level,
@@ -433,7 +436,7 @@ pub fn equivalent<A: AsRef<str>, B: AsRef<str>>(
 /// assert_eq!(compare(&a, &b, Level::Scheme, true), Some(Level::Scheme));
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
-pub fn compare<A: AsRef<str>, B: AsRef<str>>(
+pub fn compare<A: crate::Storage, B: crate::Storage>(
     a: &IriRef<A>,
     b: &IriRef<B>,
     level: Level,

@@ -71,29 +71,75 @@ impl fmt::Display for Profile {
     }
 }
 
-/// The error of [`Profile::from_str`]: the name is none of the profiles.
+/// The error of the `FromStr` impls of the crate's named values
+/// ([`Profile`], [`crate::Level`], [`crate::Preset`]): the name is none of
+/// them.
+///
+/// ```
+/// use iribis::{Level, Profile};
+///
+/// let err = "rfc3988".parse::<Profile>().unwrap_err();
+/// assert_eq!(err.name(), "rfc3988");
+/// assert_eq!(err.expected(), ["rfc3987bis", "rfc3987", "rfc3986", "leiri"]);
+/// assert_eq!(err.to_string(), r#"unknown profile "rfc3988": expected rfc3987bis, rfc3987, rfc3986 or leiri"#);
+/// let err = "exact".parse::<Level>().unwrap_err();
+/// assert_eq!(err.to_string(), r#"unknown normalization level "exact": expected simple, syntax or scheme"#);
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownProfile(pub String);
+pub struct UnknownName {
+    what: &'static str,
+    name: String,
+    expected: &'static [&'static str],
+}
 
-impl fmt::Display for UnknownProfile {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown profile {:?}: expected rfc3987bis, rfc3987, rfc3986 or leiri",
-            self.0
-        )
+impl UnknownName {
+    /// `name` is not one of the `expected` names of `what`.
+    pub(crate) fn new(what: &'static str, name: &str, expected: &'static [&'static str]) -> Self {
+        UnknownName {
+            what,
+            name: name.to_owned(),
+            expected,
+        }
+    }
+
+    /// The name that was given.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The names there are.
+    pub fn expected(&self) -> &'static [&'static str] {
+        self.expected
     }
 }
 
-impl std::error::Error for UnknownProfile {}
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown {} {:?}: expected ", self.what, self.name)?;
+        for (i, name) in self.expected.iter().enumerate() {
+            let sep = match i {
+                0 => "",
+                i if i + 1 == self.expected.len() => " or ",
+                _ => ", ",
+            };
+            write!(f, "{sep}{name}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownName {}
 
 impl FromStr for Profile {
-    type Err = UnknownProfile;
+    type Err = UnknownName;
 
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
+    /// A profile by its [`Profile::name`], in any case.
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
         Profile::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| UnknownProfile(s.to_owned()))
+            .ok_or_else(|| {
+                UnknownName::new("profile", s, &["rfc3987bis", "rfc3987", "rfc3986", "leiri"])
+            })
     }
 }

@@ -48,7 +48,7 @@ impl ResolveOptions {
     }
 }
 
-impl<T: AsRef<str>> Iri<T> {
+impl<T: crate::Storage> Iri<T> {
     /// Resolves `reference` with this IRI as the base (RFC 3986 §5.2, strict).
     ///
     /// The base's fragment, if any, is ignored (RFC 3986 §5.1). The result is
@@ -64,12 +64,12 @@ impl<T: AsRef<str>> Iri<T> {
     /// assert_eq!(resolved.fragment(), Some("s"));
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
-    pub fn resolve<R: AsRef<str>>(&self, reference: &IriRef<R>) -> Iri<String> {
+    pub fn resolve<R: crate::Storage>(&self, reference: &IriRef<R>) -> Iri<String> {
         self.resolve_with(reference, &ResolveOptions::default())
     }
 
     /// Resolves `reference` with this IRI as the base, under `options`.
-    pub fn resolve_with<R: AsRef<str>>(
+    pub fn resolve_with<R: crate::Storage>(
         &self,
         reference: &IriRef<R>,
         options: &ResolveOptions,
@@ -104,14 +104,14 @@ impl<T: AsRef<str>> Iri<T> {
     /// assert_eq!(base.resolve(&base.relativize(&dotted)), base.resolve(&dotted));
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
-    pub fn relativize<U: AsRef<str>>(&self, target: &Iri<U>) -> IriRef<String> {
+    pub fn relativize<U: crate::Storage>(&self, target: &Iri<U>) -> IriRef<String> {
         relativize(self, target)
     }
 }
 
 /// RFC 3986 §5.2.2, with merge (§5.2.3), remove_dot_segments (§5.2.4) and
 /// recomposition (§5.3) done as the result is written.
-fn transform<B: AsRef<str>, R: AsRef<str>>(
+fn transform<B: crate::Storage, R: crate::Storage>(
     base: &Iri<B>,
     r: &IriRef<R>,
     options: &ResolveOptions,
@@ -166,7 +166,7 @@ fn transform<B: AsRef<str>, R: AsRef<str>>(
 /// The part of the base path that §5.2.3 merges a relative path onto: "/"
 /// when the base has an authority and an empty path, else the base path up
 /// to and including its last "/" (nothing when it has none).
-fn merge_prefix<B: AsRef<str>>(base: &Iri<B>) -> &str {
+fn merge_prefix<B: crate::Storage>(base: &Iri<B>) -> &str {
     let path = base.path();
     if base.authority().is_some() && path.is_empty() {
         "/"
@@ -185,7 +185,10 @@ fn write_path(out: &mut Builder, prefix: &str, path: &str) {
     out.path_from(start);
 }
 
-fn relativize<B: AsRef<str>, U: AsRef<str>>(base: &Iri<B>, target: &Iri<U>) -> IriRef<String> {
+fn relativize<B: crate::Storage, U: crate::Storage>(
+    base: &Iri<B>,
+    target: &Iri<U>,
+) -> IriRef<String> {
     if let Some(r) = shortest_reference(base, target) {
         return r;
     }
@@ -201,7 +204,7 @@ fn relativize<B: AsRef<str>, U: AsRef<str>>(base: &Iri<B>, target: &Iri<U>) -> I
 
 /// The shortest candidate reference, no longer than `target`, that
 /// resolves against `base` to `target` exactly.
-fn shortest_reference<B: AsRef<str>, U: AsRef<str>>(
+fn shortest_reference<B: crate::Storage, U: crate::Storage>(
     base: &Iri<B>,
     target: &Iri<U>,
 ) -> Option<IriRef<String>> {

@@ -6,6 +6,7 @@ use crate::{syntax, GrammarRule, ParseError, Profile};
 
 /// One node of a [`SyntaxTree`]: a rule and the bytes it matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Node {
     /// The rule that matched.
     pub rule: GrammarRule,

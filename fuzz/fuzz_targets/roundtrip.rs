@@ -9,11 +9,11 @@
 mod common;
 
 use common::{assert_reparses, view};
-use iribis::{IriRef, Level, ParseOptions, Profile};
+use iribis::{IriRef, Level, ParseOptions, Profile, Storage};
 use libfuzzer_sys::fuzz_target;
 
 /// The reference written back from its components (RFC 3986 §5.3).
-pub fn recompose<T: AsRef<str>>(r: &IriRef<T>) -> String {
+pub fn recompose<T: Storage>(r: &IriRef<T>) -> String {
     let mut s = String::new();
     if let Some(scheme) = r.scheme() {
         s.push_str(scheme);

@@ -1,0 +1,524 @@
+//! Making references from components: [`Builder`], and the setters of the
+//! owned reference types. Both validate every component where it will
+//! stand and the whole under the profile, through the one recomposition of
+//! [`crate::build::recompose`] (RFC 3986 §5.3).
+
+use std::marker::PhantomData;
+
+use crate::build::{recompose, Authority, Parts};
+use crate::{AbsoluteIri, GrammarRule, Iri, IriRef, ParseError, Profile, RelativeRef};
+
+mod sealed {
+    use crate::{GrammarRule, IriRef};
+
+    /// The owned reference types: what a [`super::Builder`] builds and
+    /// what has setters.
+    pub trait Kind: Sized {
+        /// The rule the whole must match (before the profile maps it).
+        const RULE: GrammarRule;
+        /// The reference, of this kind.
+        fn wrap(r: IriRef<String>) -> Self;
+        /// The reference underneath.
+        fn inner(&self) -> &IriRef<String>;
+        /// The reference underneath, to replace.
+        fn inner_mut(&mut self) -> &mut IriRef<String>;
+    }
+}
+
+use sealed::Kind;
+
+macro_rules! kind {
+    ($ty:ident, $rule:expr, |$r:ident| $wrap:expr, |$s:ident| $inner:expr) => {
+        impl Kind for $ty<String> {
+            const RULE: GrammarRule = $rule;
+            fn wrap($r: IriRef<String>) -> Self {
+                $wrap
+            }
+            fn inner(&self) -> &IriRef<String> {
+                let $s = self;
+                &$inner
+            }
+            fn inner_mut(&mut self) -> &mut IriRef<String> {
+                let $s = self;
+                &mut $inner
+            }
+        }
+    };
+}
+
+kind!(IriRef, GrammarRule::IRI_REFERENCE, |r| r, |s| *s);
+kind!(Iri, GrammarRule::IRI, |r| Iri(r), |s| s.0);
+kind!(
+    AbsoluteIri,
+    GrammarRule::ABSOLUTE_IRI,
+    |r| AbsoluteIri(r),
+    |s| s.0
+);
+kind!(
+    RelativeRef,
+    GrammarRule::IRELATIVE_REF,
+    |r| RelativeRef(r),
+    |s| s.0
+);
+
+/// Builds a reference from its components: [`Iri::builder`],
+/// [`IriRef::builder`], [`AbsoluteIri::builder`], [`RelativeRef::builder`].
+///
+/// Components are given without their delimiters (`scheme("http")`, not
+/// `"http:"`) and written as they are: percent-encode what needs it first.
+/// [`Builder::build`] checks each component at its own rule of the profile
+/// (`ihost`, `iquery`, ...) where it will stand, then the whole at the
+/// kind's rule, so no component can spill into another. An error names the
+/// component ([`ParseError::component`]) and the position in it.
+///
+/// A userinfo or port without a host gets an empty host (`ireg-name` may be
+/// empty; RFC 3986 §3.2.2 gives an empty host the scheme's default).
+///
+/// ```
+/// use iribis::{Component, Iri, IriRef};
+///
+/// let iri = Iri::builder()
+///     .scheme("http")
+///     .host("例え.jp")
+///     .port(8080)
+///     .path("/a")
+///     .query("q")
+///     .fragment("f")
+///     .build()?;
+/// assert_eq!(iri, "http://例え.jp:8080/a?q#f");
+/// assert_eq!(iri.port_number(), Some(8080));
+///
+/// // Without an authority.
+/// let urn = Iri::builder().scheme("urn").path("isbn:0-395-36341-1").build()?;
+/// assert_eq!(urn, "urn:isbn:0-395-36341-1");
+///
+/// // A relative reference.
+/// let r = IriRef::builder().path("../a b".replace(' ', "%20").as_str()).build()?;
+/// assert_eq!(r, "../a%20b");
+///
+/// let err = Iri::builder().scheme("http").host("a b").build().unwrap_err();
+/// assert_eq!(err.component(), Component::Host);
+/// assert_eq!(err.byte(), 1);
+/// # Ok::<(), iribis::ParseError>(())
+/// ```
+#[derive(Clone, Debug)]
+#[must_use = "a builder does nothing until built"]
+pub struct Builder<'a, K> {
+    scheme: Option<&'a str>,
+    userinfo: Option<&'a str>,
+    host: Option<&'a str>,
+    port: Option<u16>,
+    path: &'a str,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+    profile: Profile,
+    kind: PhantomData<fn() -> K>,
+}
+
+impl<'a, K: Kind> Builder<'a, K> {
+    fn new() -> Self {
+        Builder {
+            scheme: None,
+            userinfo: None,
+            host: None,
+            port: None,
+            path: "",
+            query: None,
+            fragment: None,
+            profile: Profile::default(),
+            kind: PhantomData,
+        }
+    }
+
+    /// The scheme, without its ":".
+    pub fn scheme(mut self, scheme: &'a str) -> Self {
+        self.scheme = Some(scheme);
+        self
+    }
+
+    /// The userinfo, without its "@".
+    pub fn userinfo(mut self, userinfo: &'a str) -> Self {
+        self.userinfo = Some(userinfo);
+        self
+    }
+
+    /// The host: a registered name, an IPv4 address or an IP literal in
+    /// brackets (`"[::1]"`).
+    pub fn host(mut self, host: &'a str) -> Self {
+        self.host = Some(host);
+        self
+    }
+
+    /// The port.
+    pub fn port(mut self, port: u16) -> Self {
+        self.port = Some(port);
+        self
+    }
+
+    /// The path (empty if not given).
+    pub fn path(mut self, path: &'a str) -> Self {
+        self.path = path;
+        self
+    }
+
+    /// The query, without its "?".
+    pub fn query(mut self, query: &'a str) -> Self {
+        self.query = Some(query);
+        self
+    }
+
+    /// The fragment, without its "#".
+    pub fn fragment(mut self, fragment: &'a str) -> Self {
+        self.fragment = Some(fragment);
+        self
+    }
+
+    /// The profile to validate under; [`Profile::Rfc3987bis`] by default.
+    ///
+    /// ```
+    /// use iribis::{Iri, Profile};
+    ///
+    /// let uri = Iri::builder().scheme("http").host("例え.jp").profile(Profile::Rfc3986);
+    /// assert!(uri.build().is_err());
+    /// ```
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Validates the components and writes the reference.
+    pub fn build(self) -> Result<K, ParseError> {
+        let port = self.port.map(|p| p.to_string());
+        let has_authority = self.host.is_some() || self.userinfo.is_some() || port.is_some();
+        let parts = Parts {
+            scheme: self.scheme,
+            authority: has_authority.then_some(Authority::Split {
+                userinfo: self.userinfo,
+                host: self.host.unwrap_or(""),
+                port: port.as_deref(),
+            }),
+            path: self.path,
+            query: self.query,
+            fragment: self.fragment,
+        };
+        recompose(&parts, K::RULE, self.profile).map(K::wrap)
+    }
+}
+
+impl IriRef<String> {
+    /// A [`Builder`] of IRI references (the `IRI-reference` rule).
+    ///
+    /// ```
+    /// let r = iribis::IriRef::builder().host("example.org").path("/a").build()?;
+    /// assert_eq!(r, "//example.org/a");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn builder<'a>() -> Builder<'a, IriRef<String>> {
+        Builder::new()
+    }
+}
+
+impl Iri<String> {
+    /// A [`Builder`] of IRIs: the scheme is required.
+    ///
+    /// ```
+    /// use iribis::{ErrorKind, Iri};
+    ///
+    /// let err = Iri::builder().path("/a").build().unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::MissingScheme);
+    /// ```
+    pub fn builder<'a>() -> Builder<'a, Iri<String>> {
+        Builder::new()
+    }
+}
+
+impl AbsoluteIri<String> {
+    /// A [`Builder`] of absolute IRIs: a scheme and no fragment.
+    ///
+    /// ```
+    /// use iribis::AbsoluteIri;
+    ///
+    /// let b = AbsoluteIri::builder().scheme("http").host("h").path("/");
+    /// assert_eq!(b.clone().build()?, "http://h/");
+    /// assert!(b.fragment("f").build().is_err());
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn builder<'a>() -> Builder<'a, AbsoluteIri<String>> {
+        Builder::new()
+    }
+}
+
+impl RelativeRef<String> {
+    /// A [`Builder`] of relative references: no scheme, and a first path
+    /// segment without ":" (it would read as a scheme).
+    ///
+    /// ```
+    /// use iribis::{ErrorKind, RelativeRef};
+    ///
+    /// assert_eq!(RelativeRef::builder().path("a/b").query("q").build()?, "a/b?q");
+    /// let err = RelativeRef::builder().path("a:b").build().unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::ColonInFirstSegment);
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn builder<'a>() -> Builder<'a, RelativeRef<String>> {
+        Builder::new()
+    }
+}
+
+/// The authority of `parts` by its parts, `(None, "", None)` when absent.
+fn authority_of<'a>(parts: &Parts<'a>) -> (Option<&'a str>, &'a str, Option<&'a str>) {
+    match parts.authority {
+        Some(Authority::Split {
+            userinfo,
+            host,
+            port,
+        }) => (userinfo, host, port),
+        // `Parts::of` splits every authority.
+        Some(Authority::Whole(_)) | None => (None, "", None),
+    }
+}
+
+/// `parts`, which replace those of `value`, recomposed.
+fn rebuilt<K: Kind>(value: &K, parts: &Parts<'_>) -> Result<IriRef<String>, ParseError> {
+    recompose(parts, K::RULE, value.inner().profile())
+}
+
+macro_rules! setter_docs {
+    () => {
+        "Each setter checks the new component at its own rule where it will \
+         stand and the whole reference under its profile \
+         ([`IriRef::profile`]) and rule; on error the value is left as it was."
+    };
+}
+
+macro_rules! set_scheme {
+    ($ty:ident, $example:literal) => {
+        /// Sets the scheme (without its ":").
+        #[doc = setter_docs!()]
+        ///
+        /// ```
+        #[doc = concat!("use iribis::", stringify!($ty), ";")]
+        ///
+        #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+        /// r.set_scheme("https")?;
+        /// assert_eq!(r, "https://h/a");
+        /// assert!(r.set_scheme("1http").is_err());
+        /// assert_eq!(r, "https://h/a");
+        /// # Ok::<(), iribis::ParseError>(())
+        /// ```
+        pub fn set_scheme(&mut self, scheme: &str) -> Result<(), ParseError> {
+            let parts = Parts {
+                scheme: Some(scheme),
+                ..Parts::of(self.inner())
+            };
+            let new = rebuilt(self, &parts)?;
+            *self.inner_mut() = new;
+            Ok(())
+        }
+    };
+}
+
+macro_rules! set_fragment {
+    ($ty:ident, $example:literal) => {
+        /// Sets or removes the fragment (without its "#").
+        #[doc = setter_docs!()]
+        ///
+        /// ```
+        #[doc = concat!("use iribis::", stringify!($ty), ";")]
+        ///
+        #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+        /// r.set_fragment(Some("top"))?;
+        /// assert_eq!(r.fragment(), Some("top"));
+        /// assert!(r.set_fragment(Some("a#b")).is_err());
+        /// r.set_fragment(None)?;
+        #[doc = concat!("assert_eq!(r, \"", $example, "\");")]
+        /// # Ok::<(), iribis::ParseError>(())
+        /// ```
+        pub fn set_fragment(&mut self, fragment: Option<&str>) -> Result<(), ParseError> {
+            let parts = Parts {
+                fragment,
+                ..Parts::of(self.inner())
+            };
+            let new = rebuilt(self, &parts)?;
+            *self.inner_mut() = new;
+            Ok(())
+        }
+    };
+}
+
+macro_rules! setters {
+    ($ty:ident, $example:literal, $($extra:ident)*) => {
+        impl $ty<String> {
+            $($extra!($ty, $example);)*
+
+            /// Sets or removes the authority (without its "//"): userinfo,
+            /// host and port.
+            #[doc = setter_docs!()]
+            ///
+            /// Without an authority a path may not start with "//", and it
+            /// must start with "/" or be empty with one.
+            ///
+            /// ```
+            #[doc = concat!("use iribis::", stringify!($ty), ";")]
+            ///
+            #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            /// r.set_authority(Some("u@例え.jp:81"))?;
+            /// assert_eq!((r.userinfo(), r.host_str(), r.port()), (Some("u"), Some("例え.jp"), Some("81")));
+            /// assert!(r.set_authority(Some("a/b")).is_err());
+            /// r.set_path("//x")?;
+            /// // Without the authority, "//x" would read as one.
+            /// assert!(r.set_authority(None).is_err());
+            /// assert_eq!(r.authority(), Some("u@例え.jp:81"));
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
+            pub fn set_authority(&mut self, authority: Option<&str>) -> Result<(), ParseError> {
+                let parts = Parts {
+                    authority: authority.map(Authority::Whole),
+                    ..Parts::of(self.inner())
+                };
+                let new = rebuilt(self, &parts)?;
+                *self.inner_mut() = new;
+                Ok(())
+            }
+
+            /// Sets or removes the userinfo (without its "@"). A reference
+            /// without an authority gets one, with an empty host.
+            #[doc = setter_docs!()]
+            ///
+            /// ```
+            #[doc = concat!("use iribis::", stringify!($ty), ";")]
+            ///
+            #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            /// r.set_userinfo(Some("user:pw"))?;
+            /// assert_eq!(r.userinfo(), Some("user:pw"));
+            /// assert!(r.set_userinfo(Some("a@b")).is_err());
+            /// r.set_userinfo(None)?;
+            /// assert_eq!(r.userinfo(), None);
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
+            pub fn set_userinfo(&mut self, userinfo: Option<&str>) -> Result<(), ParseError> {
+                let mut parts = Parts::of(self.inner());
+                let (_, host, port) = authority_of(&parts);
+                if parts.authority.is_some() || userinfo.is_some() {
+                    parts.authority = Some(Authority::Split { userinfo, host, port });
+                }
+                let new = rebuilt(self, &parts)?;
+                *self.inner_mut() = new;
+                Ok(())
+            }
+
+            /// Sets the host: a registered name, an IPv4 address or an IP
+            /// literal in brackets. A reference without an authority gets
+            /// one.
+            #[doc = setter_docs!()]
+            ///
+            /// ```
+            #[doc = concat!("use iribis::", stringify!($ty), ";")]
+            ///
+            #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            /// r.set_host("[::1]")?;
+            /// assert!(matches!(r.host(), Some(iribis::Host::Ipv6(_))));
+            /// let err = r.set_host("a b").unwrap_err();
+            /// assert_eq!(err.component(), iribis::Component::Host);
+            /// assert_eq!(r.host_str(), Some("[::1]"));
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
+            pub fn set_host(&mut self, host: &str) -> Result<(), ParseError> {
+                let mut parts = Parts::of(self.inner());
+                let (userinfo, _, port) = authority_of(&parts);
+                parts.authority = Some(Authority::Split { userinfo, host, port });
+                let new = rebuilt(self, &parts)?;
+                *self.inner_mut() = new;
+                Ok(())
+            }
+
+            /// Sets or removes the port. A reference without an authority
+            /// gets one, with an empty host.
+            #[doc = setter_docs!()]
+            ///
+            /// ```
+            #[doc = concat!("use iribis::", stringify!($ty), ";")]
+            ///
+            #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            /// r.set_port(Some(8080))?;
+            /// assert_eq!(r.port_number(), Some(8080));
+            /// r.set_port(None)?;
+            /// assert_eq!(r.port(), None);
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
+            pub fn set_port(&mut self, port: Option<u16>) -> Result<(), ParseError> {
+                let text = port.map(|p| p.to_string());
+                let mut parts = Parts::of(self.inner());
+                let (userinfo, host, _) = authority_of(&parts);
+                if parts.authority.is_some() || text.is_some() {
+                    parts.authority = Some(Authority::Split {
+                        userinfo,
+                        host,
+                        port: text.as_deref(),
+                    });
+                }
+                let new = rebuilt(self, &parts)?;
+                *self.inner_mut() = new;
+                Ok(())
+            }
+
+            /// Sets the path. With an authority it must start with "/" or
+            /// be empty; without one it may not start with "//"; in a
+            /// relative reference its first segment may not contain ":".
+            #[doc = setter_docs!()]
+            ///
+            /// ```
+            #[doc = concat!("use iribis::", stringify!($ty), ";")]
+            ///
+            #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            /// r.set_path("/résumé")?;
+            /// assert_eq!(r.path(), "/résumé");
+            /// // "a" would run into the host.
+            /// assert!(r.set_path("a").is_err());
+            /// assert!(r.set_path("/a?b").is_err());
+            /// assert_eq!(r.path(), "/résumé");
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
+            pub fn set_path(&mut self, path: &str) -> Result<(), ParseError> {
+                let parts = Parts {
+                    path,
+                    ..Parts::of(self.inner())
+                };
+                let new = rebuilt(self, &parts)?;
+                *self.inner_mut() = new;
+                Ok(())
+            }
+
+            /// Sets or removes the query (without its "?").
+            #[doc = setter_docs!()]
+            ///
+            /// ```
+            #[doc = concat!("use iribis::", stringify!($ty), ";")]
+            ///
+            #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            /// r.set_query(Some("q=日本"))?;
+            /// assert_eq!(r.query(), Some("q=日本"));
+            /// assert!(r.set_query(Some("a#b")).is_err());
+            /// r.set_query(Some(""))?;
+            /// assert_eq!(r.query(), Some(""));
+            /// r.set_query(None)?;
+            /// assert_eq!(r.query(), None);
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
+            pub fn set_query(&mut self, query: Option<&str>) -> Result<(), ParseError> {
+                let parts = Parts {
+                    query,
+                    ..Parts::of(self.inner())
+                };
+                let new = rebuilt(self, &parts)?;
+                *self.inner_mut() = new;
+                Ok(())
+            }
+        }
+    };
+}
+
+setters!(IriRef, "http://h/a", set_scheme set_fragment);
+setters!(Iri, "http://h/a", set_scheme set_fragment);
+setters!(AbsoluteIri, "http://h/a", set_scheme);
+setters!(RelativeRef, "//h/a", set_fragment);

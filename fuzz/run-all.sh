@@ -1,16 +1,31 @@
 #!/bin/bash
-# Runs every fuzz target for SECONDS seconds (default 600, the length of the
+# Runs fuzz targets for SECONDS seconds each (default 600, the length of the
 # sessions recorded in docs/performance.md), one after the other, on the
 # corpora in fuzz/corpus/ (created if missing), and stops at the first
-# finding (libFuzzer saves the input under fuzz/artifacts/). Needs
-# cargo-fuzz (`cargo install cargo-fuzz`); RUSTC_BOOTSTRAP lets it use the
-# nightly flags it needs on a stable toolchain.
+# finding (libFuzzer saves the input under fuzz/artifacts/). Every run has a
+# memory limit (-rss_limit_mb=512) and a time limit per input (-timeout);
+# long_inputs repeats a fragment to 100 KB or more and takes inputs of up to
+# 1 MB. Needs cargo-fuzz (`cargo install cargo-fuzz`); RUSTC_BOOTSTRAP lets
+# it use the nightly flags it needs on a stable toolchain.
+#
+#   fuzz/run-all.sh [SECONDS [TARGET...]]
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-600}
-for target in fast_vs_pest parse_any roundtrip to_uri resolve ipv6 differential; do
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+    targets=(fast_vs_pest parse_any roundtrip to_uri resolve ipv6 differential
+             long_inputs check to_iri compare)
+fi
+for target in "${targets[@]}"; do
+    case "$target" in
+        long_inputs) max_len=1048576 timeout=60 ;;
+        *) max_len=512 timeout=10 ;;
+    esac
     mkdir -p "corpus/$target"
     echo "== $target: $seconds s"
     RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- \
-        -max_total_time="$seconds" -max_len=512 2>&1 | tail -n 20
+        -max_total_time="$seconds" -max_len="$max_len" \
+        -rss_limit_mb=512 -timeout="$timeout" 2>&1 | tail -n 20
 done

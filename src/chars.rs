@@ -113,8 +113,8 @@ pub(crate) fn is_default_ignorable(c: char) -> bool {
 /// character(s) NFKC gives, which is what 3987bis §5.1(b) calls a strong
 /// visual look-alike.
 pub(crate) fn is_compatibility_variant(c: char) -> bool {
-    use unicode_normalization::UnicodeNormalization;
-    !c.is_ascii() && std::iter::once(c).nfkc().ne(std::iter::once(c))
+    let mut buf = [0; 4];
+    !c.is_ascii() && !crate::unicode::is_nfkc(c.encode_utf8(&mut buf))
 }
 
 /// Whether 3987bis §5.1 (with RFC 3987 §4.1) advises against `c` anywhere

@@ -9,12 +9,9 @@
 
 use std::fmt;
 
-use unicode_bidi::BidiClass;
-use unicode_normalization::char::is_combining_mark;
-use unicode_normalization::UnicodeNormalization;
-
 use crate::convert::{self, IdnaName};
 use crate::normalize::DEFAULT_PORTS;
+use crate::unicode::{bidi_class, is_combining_mark, is_nfc, is_nfkc, BidiClass};
 use crate::{chars, Component, Host, IriRef, ParseOptions, Profile, DNS_SCHEMES};
 
 /// How much a finding matters.
@@ -536,8 +533,8 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
     let bidi_domain = match r.host() {
         Some(Host::RegName(h)) => h.chars().any(|c| {
             matches!(
-                unicode_bidi::bidi_class(c),
-                BidiClass::R | BidiClass::AL | BidiClass::AN
+                bidi_class(c),
+                BidiClass::RightToLeft | BidiClass::ArabicLetter | BidiClass::ArabicNumber
             )
         }),
         _ => false,
@@ -561,7 +558,7 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
         if piece.is_ascii() {
             continue;
         }
-        if piece.nfc().ne(piece.chars()) {
+        if !is_nfc(piece) {
             found.push(
                 Code::NotNfc,
                 start,
@@ -572,7 +569,7 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
                     component.name()
                 ),
             );
-        } else if piece.nfkc().ne(piece.chars()) {
+        } else if !is_nfkc(piece) {
             found.push(
                 Code::NotNfkc,
                 start,
@@ -837,13 +834,13 @@ fn overlong(seq: &[u8]) -> bool {
 /// non-spacing marks allowed (they belong to the character before them, as
 /// RFC 5893 rule 3 allows for labels).
 fn check_bidi(piece: &str, start: usize, component: Component, found: &mut Findings<'_>) {
-    let class = |c: char| unicode_bidi::bidi_class(c);
-    let rtl = |c: char| matches!(class(c), BidiClass::R | BidiClass::AL);
+    let class = |c: char| bidi_class(c);
+    let rtl = |c: char| matches!(class(c), BidiClass::RightToLeft | BidiClass::ArabicLetter);
     if !piece.chars().any(rtl) {
         return;
     }
     let end = start + piece.len();
-    if piece.chars().any(|c| class(c) == BidiClass::L) {
+    if piece.chars().any(|c| class(c) == BidiClass::LeftToRight) {
         found.push(
             Code::BidiMixedDirection,
             start,
@@ -859,7 +856,7 @@ fn check_bidi(piece: &str, start: usize, component: Component, found: &mut Findi
     let last = piece
         .chars()
         .rev()
-        .find(|&c| class(c) != BidiClass::NSM)
+        .find(|&c| class(c) != BidiClass::NonspacingMark)
         .is_some_and(rtl);
     if !(first && last) {
         found.push(
@@ -888,8 +885,13 @@ fn check_bidi(piece: &str, start: usize, component: Component, found: &mut Findi
 /// label ends with R, AL, EN or AN, a left-to-right one with L or EN, then
 /// any non-spacing marks; `BIDI_RTL_COMPONENT_BOUNDARY`).
 fn check_bidi_label(label: &str, start: usize, found: &mut Findings<'_>) {
-    use BidiClass::{AL, AN, EN, L, NSM, R};
-    let class = |c: char| unicode_bidi::bidi_class(c);
+    const AL: BidiClass = BidiClass::ArabicLetter;
+    const AN: BidiClass = BidiClass::ArabicNumber;
+    const EN: BidiClass = BidiClass::EuropeanNumber;
+    const L: BidiClass = BidiClass::LeftToRight;
+    const NSM: BidiClass = BidiClass::NonspacingMark;
+    const R: BidiClass = BidiClass::RightToLeft;
+    let class = |c: char| bidi_class(c);
     let has = |classes: &[BidiClass]| label.chars().any(|c| classes.contains(&class(c)));
     let end = start + label.len();
     let first = label.chars().next().map(class);

@@ -6,10 +6,10 @@ use std::borrow::Cow;
 use std::fmt;
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
-use unicode_normalization::char::is_combining_mark;
 
 use crate::chars;
 use crate::iri::parse_meta;
+use crate::unicode::is_combining_mark;
 use crate::{Component, GrammarRule, Host, IriRef, ParseError, ParseOptions, Profile, Storage};
 
 /// The characters that §3.3 percent-encodes: everything not allowed

@@ -90,6 +90,7 @@ mod resolve;
 mod rule;
 mod syntax;
 mod tree;
+mod unicode;
 
 pub use check::{check, CheckOptions, Code, Preset, Report, Severities, Severity, Violation};
 pub use components::Components;

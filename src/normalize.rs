@@ -13,8 +13,6 @@
 
 use std::fmt;
 
-use unicode_normalization::UnicodeNormalization;
-
 use crate::build::{remove_dot_segments, Builder};
 use crate::chars;
 use crate::syntax::lower::HostMeta;
@@ -265,8 +263,8 @@ impl<T: crate::Storage> IriRef<T> {
     fn unicode_normalize(&self, form: Form) -> Result<IriRef<String>, UnicodeNormalizationError> {
         let norm = |s: &str| -> String {
             match form {
-                Form::Nfc => s.nfc().collect(),
-                Form::Nfkc => s.nfkc().collect(),
+                Form::Nfc => crate::unicode::nfc(s).into_owned(),
+                Form::Nfkc => crate::unicode::nfkc(s).into_owned(),
             }
         };
         let parts = [

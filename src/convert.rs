@@ -41,8 +41,30 @@ const NOT_IN_URIS: &AsciiSet = &{
 pub struct ToUriOptions {
     profile: Profile,
     idna: bool,
-    query_charset: Option<&'static encoding_rs::Encoding>,
+    query_charset: Option<Charset>,
 }
+
+/// A document charset other than UTF-8 (3987bis §3.5): a WHATWG encoding,
+/// with the `charsets` feature.
+#[cfg(feature = "charsets")]
+type Charset = &'static encoding_rs::Encoding;
+
+/// Without the `charsets` feature there is no charset but UTF-8, which
+/// needs none: this type has no value.
+#[cfg(not(feature = "charsets"))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Charset {}
+
+/// The WHATWG labels of UTF-8, which need no encoder.
+#[cfg(not(feature = "charsets"))]
+const UTF8_LABELS: &[&str] = &[
+    "unicode-1-1-utf-8",
+    "unicode11utf8",
+    "unicode20utf8",
+    "utf-8",
+    "utf8",
+    "x-unicode20utf8",
+];
 
 impl ToUriOptions {
     /// The defaults: profile `rfc3987bis`, registered names percent-encoded
@@ -72,10 +94,39 @@ impl ToUriOptions {
     /// (3987bis §3.5). A character the charset cannot represent is written
     /// as an HTML numeric character reference (`&#233;`), percent-encoded,
     /// as browsers submit forms: the server sees what a form would send.
+    ///
+    /// Charsets other than UTF-8 need the `charsets` feature (on with
+    /// `cli`); without it only the labels of UTF-8 are known.
+    ///
+    /// ```
+    /// use iribis::{to_uri, ToUriOptions};
+    ///
+    /// let utf8 = ToUriOptions::new().query_charset("UTF-8")?;
+    /// assert_eq!(to_uri("http://h/?q=é", &utf8)?, "http://h/?q=%C3%A9");
+    /// # #[cfg(feature = "charsets")]
+    /// # {
+    /// let latin1 = ToUriOptions::new().query_charset("windows-1252")?;
+    /// assert_eq!(to_uri("http://h/?q=é", &latin1)?, "http://h/?q=%E9");
+    /// # }
+    /// assert!(ToUriOptions::new().query_charset("no-such-charset").is_err());
+    /// # Ok::<(), iribis::ConvertError>(())
+    /// ```
     pub fn query_charset(mut self, label: &str) -> Result<Self, ConvertError> {
-        let encoding = encoding_rs::Encoding::for_label(label.as_bytes())
-            .ok_or_else(|| ConvertError::UnknownCharset(label.to_owned()))?;
-        self.query_charset = Some(encoding.output_encoding());
+        #[cfg(feature = "charsets")]
+        {
+            let encoding = encoding_rs::Encoding::for_label(label.as_bytes())
+                .ok_or_else(|| ConvertError::UnknownCharset(label.to_owned()))?;
+            self.query_charset =
+                Some(encoding.output_encoding()).filter(|&e| e != encoding_rs::UTF_8);
+        }
+        #[cfg(not(feature = "charsets"))]
+        {
+            let label = label.trim_matches(|c: char| c.is_ascii_whitespace());
+            if !UTF8_LABELS.iter().any(|l| l.eq_ignore_ascii_case(label)) {
+                return Err(ConvertError::UnknownCharset(label.to_owned()));
+            }
+            self.query_charset = None;
+        }
         Ok(self)
     }
 }
@@ -107,9 +158,15 @@ impl fmt::Display for ConvertError {
                 "IDNA rejects the host label {label:?} (3987bis §3.4.2): {}; convert without --idna to percent-encode it instead (§3.4.1)",
                 idna_reason(label)
             ),
+            #[cfg(feature = "charsets")]
             ConvertError::UnknownCharset(l) => write!(
                 f,
                 "no charset is called {l:?}: use a WHATWG encoding label such as windows-1252, shift_jis or euc-kr"
+            ),
+            #[cfg(not(feature = "charsets"))]
+            ConvertError::UnknownCharset(l) => write!(
+                f,
+                "no charset but UTF-8 in this build ({l:?} was asked for): document charsets need the `charsets` feature"
             ),
         }
     }
@@ -234,7 +291,6 @@ fn convert_to_uri(
     // §3.5: the query of http(s) in the document's charset.
     let charset = options
         .query_charset
-        .filter(|e| *e != encoding_rs::UTF_8)
         .filter(|_| {
             matches!(
                 r.scheme().map(str::to_ascii_lowercase).as_deref(),
@@ -320,9 +376,12 @@ fn recompose(r: &IriRef<&str>, host: Option<&str>, push: &mut dyn FnMut(&str, bo
 
 /// The bytes `c` is encoded to: UTF-8, or in a query the document charset
 /// (unrepresentable characters as an HTML numeric character reference).
-fn encode_char<'a>(c: &'a str, charset: Option<&'static encoding_rs::Encoding>) -> Cow<'a, [u8]> {
+fn encode_char(c: &str, charset: Option<Charset>) -> Cow<'_, [u8]> {
     match charset {
+        #[cfg(feature = "charsets")]
         Some(e) => Cow::Owned(e.encode(c).0.into_owned()),
+        #[cfg(not(feature = "charsets"))]
+        Some(e) => match e {},
         None => Cow::Borrowed(c.as_bytes()),
     }
 }
@@ -337,7 +396,7 @@ fn needs_encoding(c: char) -> bool {
 fn percent_encode_into(
     out: &mut String,
     text: &str,
-    charset: Option<&'static encoding_rs::Encoding>,
+    charset: Option<Charset>,
 ) {
     if charset.is_none() {
         out.extend(utf8_percent_encode(text, NOT_IN_URIS));
@@ -362,7 +421,7 @@ fn percent_encode_into(
     }
 }
 
-fn show_octets(text: &str, charset: Option<&'static encoding_rs::Encoding>) -> String {
+fn show_octets(text: &str, charset: Option<Charset>) -> String {
     let mut out = String::with_capacity(text.len());
     for (i, c) in text.char_indices() {
         let s = &text[i..i + c.len_utf8()];

@@ -124,10 +124,7 @@ pub(crate) fn run(command: Command) -> io::Result<Outcome> {
             abnf,
             exhaustive,
         } => {
-            let pest = match &grammar {
-                Some(path) => load(path)?,
-                None => PestGrammar::builtin(profile),
-            };
+            // The ABNF first: reading it is cheaper, and checks its limits.
             let (abnf, printed) = if abnf.is_empty() {
                 let (a, p) = lab::check_abnf(profile).map_err(|e| usage(e.to_string()))?;
                 (a, Some(p))
@@ -137,12 +134,17 @@ pub(crate) fn run(command: Command) -> io::Result<Outcome> {
                     None,
                 )
             };
+            let pest = match &grammar {
+                Some(path) => load(path)?,
+                None => PestGrammar::builtin(profile),
+            };
             let scan = if exhaustive {
                 Scan::Exhaustive
             } else {
                 Scan::Classes
             };
-            let report = lab::check(&abnf, &pest, printed.as_ref(), scan);
+            let report = lab::check(&abnf, &pest, printed.as_ref(), scan)
+                .map_err(|e| usage(format!("cannot check the grammar: {e}")))?;
             write!(out, "{report}")?;
             if report.passed() {
                 Outcome::AllValid
@@ -153,7 +155,8 @@ pub(crate) fn run(command: Command) -> io::Result<Outcome> {
         Command::Diff(args) => diff(args, &mut out)?,
         Command::FromAbnf { files } => {
             let g = Grammar::load(&files).map_err(|e| usage(e.to_string()))?;
-            write!(out, "{}", lab::from_abnf(&g))?;
+            let text = lab::from_abnf(&g).map_err(|e| usage(e.to_string()))?;
+            write!(out, "{text}")?;
             Outcome::AllValid
         }
     };
@@ -211,7 +214,8 @@ fn diff(args: DiffArgs, out: &mut impl Write) -> io::Result<Outcome> {
         rule: resolve(&new, &args.rule, &new_name)?,
         name: &new_name,
     };
-    let report = lab::diff(base_side, new_side, corpus(&args.corpus)?, args.trees);
+    let report = lab::diff(base_side, new_side, corpus(&args.corpus)?, args.trees)
+        .map_err(|e| usage(e.to_string()))?;
     if args.json {
         writeln!(
             out,
@@ -305,6 +309,13 @@ pub(crate) fn parse_with(
             }
         };
         let result = g.tree(rule, &text);
+        if let Err(f) = &result {
+            if f.limit.is_some() {
+                // No verdict: an error, not an invalid input.
+                out.flush()?;
+                return Err(usage(format!("{}: {f}", path.display())));
+            }
+        }
         if result.is_err() {
             outcome = Outcome::SomeInvalid;
         }
@@ -338,6 +349,7 @@ pub(crate) fn tree_with(path: &Path, rule: &str, input: &str) -> io::Result<Outc
             write!(out, "{}", t.render(input))?;
             Ok(Outcome::AllValid)
         }
+        Err(f) if f.limit.is_some() => Err(usage(format!("{}: {f}", path.display()))),
         Err(f) => {
             writeln!(out, "{f}")?;
             Ok(Outcome::SomeInvalid)

@@ -15,7 +15,7 @@ pub use crate::abnf::{MAX_NESTING, MAX_REPETITION};
 /// unrolled its repetitions (`e{3}` is three copies of `e`, `e+` two): each
 /// string, character, range, rule reference and operator counts one. It
 /// bounds the memory pest_meta takes and the depth of every recursion over
-/// the grammar, which [`STACK`] is sized for.
+/// the grammar, which the lab's 2 GiB thread stack is sized for.
 pub const MAX_EXPRESSIONS: u64 = 1_000_000;
 
 /// The stack of the thread that loads and checks grammars: 2 GiB of address
@@ -62,7 +62,7 @@ pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

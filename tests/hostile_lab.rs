@@ -296,3 +296,24 @@ fn many_rules_load() {
     let g = Grammar::parse(&abnf, "many.abnf").unwrap();
     assert_eq!(g.len(), n);
 }
+
+#[test]
+fn fuzz_finding_unclosed_block_comments() {
+    // pest_meta's parser backtracks over unclosed nested block comments in
+    // time exponential in their number (this 160-byte input, exactly as
+    // found, ran past the 20 s timeout): the lab refuses them first. Found by fuzz/lab_grammar.
+    let text = b"/*/*&&&\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb/*/*/*`\xa8^\xa8\xa8/*\xfb\xfb\xfb\xfb\xfb/*@///\xfb/*/*//*`/*&/\xec\x09\xd6/*\xfb\xfb\xfb/*/*/*`\xa8^\xa8\xa8/*\xfb\xfb\xfb\xfb\xfb/*@///\xfb/*/*//*`/*&/\xec\x09\xd6/*\xfb\xfb/*/*,\xfb\xf3*////\xfb/*/*//*`/*&/\xec\x09\xd6/*\xfb\xfb/*/*//*`/*&/\x0d\xf6\xd6\xf7*/*";
+    let text = String::from_utf8_lossy(text);
+    let e = PestGrammar::parse(&text, "fuzz.pest").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("a block comment /* is not closed with */"),
+        "{e}"
+    );
+    let many = "/*".repeat(40);
+    let e = PestGrammar::parse(&format!("a = {{ \"x\" }}\n{many}"), "t.pest").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "t.pest:2: a block comment /* is not closed with */"
+    );
+}

@@ -16,11 +16,14 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(fast_vs_pest parse_any roundtrip to_uri resolve ipv6 differential
-             long_inputs check to_iri compare)
+             long_inputs check to_iri compare lab_grammar lab_from_abnf lab_check)
 fi
 for target in "${targets[@]}"; do
     case "$target" in
         long_inputs) max_len=1048576 timeout=60 ;;
+        # The grammar lab's targets: longer texts (the lab's limits must
+        # hold memory and time down whatever the grammar).
+        lab_*) max_len=4096 timeout=20 ;;
         *) max_len=512 timeout=10 ;;
     esac
     mkdir -p "corpus/$target"

@@ -289,14 +289,12 @@ fn convert_to_uri(
         _ => None,
     };
     // §3.5: the query of http(s) in the document's charset.
-    let charset = options
-        .query_charset
-        .filter(|_| {
-            matches!(
-                r.scheme().map(str::to_ascii_lowercase).as_deref(),
-                Some("http" | "https")
-            )
-        });
+    let charset = options.query_charset.filter(|_| {
+        matches!(
+            r.scheme().map(str::to_ascii_lowercase).as_deref(),
+            Some("http" | "https")
+        )
+    });
     let mut octets = String::new();
     let mut encoded = String::with_capacity(input.len() + input.len() / 2);
     let mut push = |piece: &str, query: bool| {
@@ -393,11 +391,7 @@ fn needs_encoding(c: char) -> bool {
 /// Appends `text` to `out` with each character not allowed in a URI as its
 /// percent-encoded octets (3987bis §3.3 step 2): UTF-8, or `charset` for a
 /// query (§3.5).
-fn percent_encode_into(
-    out: &mut String,
-    text: &str,
-    charset: Option<Charset>,
-) {
+fn percent_encode_into(out: &mut String, text: &str, charset: Option<Charset>) {
     if charset.is_none() {
         out.extend(utf8_percent_encode(text, NOT_IN_URIS));
         return;

@@ -24,9 +24,25 @@
 //! # Ok::<(), iribis::abnf::AbnfError>(())
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
+
+/// The deepest nesting of groups (`( )`, `[ ]`) an ABNF text may have; the
+/// grammar lab holds runtime pest grammars to the same number of nested
+/// brackets. Reading is recursive, so a deeper text is refused before it is
+/// parsed: `grammar nesting deeper than 1,000 levels`.
+pub const MAX_NESTING: usize = 1000;
+
+/// The largest repetition count (`n*m` in ABNF, `{n}` in pest) the grammar
+/// lab accepts: `repetition count 100000 is larger than 10000`. A count is
+/// copied out in full by pest (`e{n}` is n copies of `e`) and by the strings
+/// the lab derives from a rule.
+pub const MAX_REPETITION: u32 = 10_000;
+
+/// The stack of the thread the ABNF text is parsed on (the abnf crate's
+/// parser recurses on groups, at most [`MAX_NESTING`] deep).
+const READER_STACK: usize = 256 << 20;
 
 /// What a rule matches.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -205,11 +221,11 @@ impl Grammar {
             owned.push('\n');
             text = &owned;
         }
-        let parsed = abnf::rulelist(text).map_err(|e| syntax_error(&e.to_string(), origin))?;
-        let mut defined_here: Vec<String> = Vec::new();
-        for r in parsed {
+        scan(text, origin)?;
+        let parsed = read(text, origin)?;
+        let mut defined_here: HashSet<String> = HashSet::new();
+        for (r, node) in parsed {
             let key = r.name().to_ascii_lowercase();
-            let node = convert(r.node());
             match r.kind() {
                 abnf::types::Kind::Basic => {
                     if defined_here.contains(&key) {
@@ -222,7 +238,7 @@ impl Grammar {
                             ),
                         });
                     }
-                    defined_here.push(key.clone());
+                    defined_here.insert(key.clone());
                     let rule = Rule {
                         name: r.name().to_string(),
                         node,
@@ -337,6 +353,124 @@ impl Grammar {
         self.rules.is_empty()
     }
 }
+
+/// Parses with the abnf crate and converts each rule's tree, on a thread
+/// with a known stack (both recurse on groups, which [`scan`] has bounded).
+fn read(text: &str, origin: &str) -> Result<Vec<(abnf::types::Rule, Node)>, AbnfError> {
+    let run = || {
+        abnf::rulelist(text)
+            .map(|rules| {
+                rules
+                    .into_iter()
+                    .map(|r| {
+                        let node = convert(r.node());
+                        (r, node)
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .map_err(|e| syntax_error(&e.to_string(), origin))
+    };
+    std::thread::scope(|s| {
+        let thread = std::thread::Builder::new()
+            .name("iribis-abnf".into())
+            .stack_size(READER_STACK)
+            .spawn_scoped(s, run);
+        match thread.map(|t| t.join()) {
+            Ok(Ok(result)) => result,
+            Ok(Err(_)) => Err(AbnfError {
+                origin: origin.to_string(),
+                line: None,
+                message: "internal error while reading the ABNF (please report it)".into(),
+            }),
+            Err(e) => Err(AbnfError {
+                origin: origin.to_string(),
+                line: None,
+                message: format!("cannot start the thread that reads the ABNF: {e}"),
+            }),
+        }
+    })
+}
+
+/// Checks an ABNF text against [`MAX_NESTING`] and [`MAX_REPETITION`]
+/// without parsing it: comments, strings, prose and numeric values are
+/// skipped, brackets counted, and the numbers left are repetition counts.
+fn scan(text: &str, origin: &str) -> Result<(), AbnfError> {
+    let b = text.as_bytes();
+    let (mut i, mut line, mut depth) = (0, 1, 0usize);
+    let fail = |line: usize, message: String| AbnfError {
+        origin: origin.to_string(),
+        line: Some(line),
+        message,
+    };
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'\n' => line += 1,
+            b';' => {
+                while i + 1 < b.len() && b[i + 1] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' | b'<' => {
+                let end = if c == b'"' { b'"' } else { b'>' };
+                i += 1;
+                while i < b.len() && b[i] != end {
+                    line += usize::from(b[i] == b'\n');
+                    i += 1;
+                }
+            }
+            b'%' => {
+                // %x41-5A, %d13.10, %s"..." (the string is skipped next).
+                i += 1;
+                if b.get(i).is_some_and(|c| b"xXdDbB".contains(c)) {
+                    i += 1;
+                    while i < b.len() && (b[i].is_ascii_hexdigit() || b[i] == b'.' || b[i] == b'-')
+                    {
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            b'(' | b'[' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(fail(
+                        line,
+                        format!("grammar nesting deeper than {MAX_NESTING_TEXT} levels"),
+                    ));
+                }
+            }
+            b')' | b']' => depth = depth.saturating_sub(1),
+            _ if c.is_ascii_alphabetic() => {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'-') {
+                    i += 1;
+                }
+                continue;
+            }
+            _ if c.is_ascii_digit() => {
+                let start = i;
+                while i < b.len() && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+                let n = &text[start..i];
+                if n.parse::<u32>().map_or(true, |n| n > MAX_REPETITION) {
+                    let n = n.trim_start_matches('0');
+                    return Err(fail(
+                        line,
+                        format!("repetition count {n} is larger than {MAX_REPETITION}"),
+                    ));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// [`MAX_NESTING`] as written in messages.
+const MAX_NESTING_TEXT: &str = "1,000";
 
 /// Our tree for a node of the abnf crate.
 fn convert(node: &abnf::types::Node) -> Node {

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use super::language::{abnf_accepts, char_set, contains, samples, CharSet};
-use super::PestGrammar;
+use super::language::{abnf_accepts, char_set, contains, samples, undefined, CharSet};
+use super::{limits, GrammarError, PestGrammar};
 use crate::abnf::{Grammar, Node, Rule};
 use crate::Profile;
 
@@ -176,17 +176,44 @@ pub fn check_abnf(profile: Profile) -> Result<(Grammar, Grammar), crate::abnf::A
 ///
 /// let abnf = Grammar::parse("pair = 1*2DIGIT \"=\" DIGIT\nDIGIT = %x30-39\n", "mini.abnf")?;
 /// let pest = PestGrammar::parse("pair = { DIGIT{1,3} ~ \"=\" ~ DIGIT }\nDIGIT = { '0'..'9' }", "mini.pest").unwrap();
-/// let report = check(&abnf, &pest, None, Scan::Classes);
+/// let report = check(&abnf, &pest, None, Scan::Classes).unwrap();
 /// assert_eq!(report.rows[0].status, Status::Differs); // pest accepts "000=0"
 /// assert_eq!(report.rows[1].status, Status::Ok);
+///
+/// // An ABNF that uses a rule it does not define cannot be checked.
+/// let broken = Grammar::parse("pair = DIGIT \"=\" DIGTI\nDIGIT = %x30-39\n", "typo.abnf")?;
+/// let err = check(&broken, &pest, None, Scan::Classes).unwrap_err();
+/// assert_eq!(err.to_string(), "typo.abnf: rule pair uses DIGTI, which no rule defines");
 /// # Ok::<(), iribis::abnf::AbnfError>(())
 /// ```
+///
+/// # Errors
+///
+/// When the ABNF uses a rule it does not define (every rule that uses it
+/// would be checked against nothing), or when pest gives up on a test
+/// string (the grammar needs more nested calls than the stack holds): then
+/// nothing can be said of the rule.
 pub fn check(
     abnf: &Grammar,
     pest: &PestGrammar,
     printed: Option<&Grammar>,
     scan: Scan,
-) -> CheckReport {
+) -> Result<CheckReport, GrammarError> {
+    if let Some(message) = undefined(abnf).into_iter().next() {
+        return Err(GrammarError { message });
+    }
+    // Every step recurses over the ABNF (rule references included): on a
+    // thread with a known stack.
+    limits::on_big_stack(|| check_on_this_thread(abnf, pest, printed, scan))
+        .map_err(|message| GrammarError { message })?
+}
+
+fn check_on_this_thread(
+    abnf: &Grammar,
+    pest: &PestGrammar,
+    printed: Option<&Grammar>,
+    scan: Scan,
+) -> Result<CheckReport, GrammarError> {
     let mut rows = Vec::new();
     let mut singles: Vec<(usize, String, CharSet)> = Vec::new();
     for rule in abnf.rules() {
@@ -222,7 +249,7 @@ pub fn check(
         }
         rows.push(row);
     }
-    let (how, scanned) = scan_code_points(pest, &singles, scan);
+    let (how, scanned) = scan_code_points(pest, &singles, scan)?;
     for ((i, _, set), mismatch) in singles.iter().zip(scanned) {
         rows[*i].detail = match mismatch {
             None => match size(set) {
@@ -243,10 +270,21 @@ pub fn check(
         let strings = samples(abnf, &rule.name);
         let mut wrong = Vec::new();
         let mut matched = 0;
+        if strings.is_empty() {
+            row.status = Status::Unchecked;
+            row.detail = format!(
+                "no test string could be derived from the ABNF (none of at most {} characters): not checked",
+                super::language::MAX_SAMPLE_CHARS
+            );
+            continue;
+        }
         for s in &strings {
             let want = abnf_accepts(abnf, &rule.name, s).unwrap_or(false);
             matched += usize::from(want);
-            if pest.accepts(pest_rule, s) != want {
+            let got = pest.verdict(pest_rule, s).map_err(|f| GrammarError {
+                message: format!("rule {pest_rule} on the test string {s:?}: {f}"),
+            })?;
+            if got != want {
                 wrong.push((s, want));
             }
         }
@@ -294,7 +332,7 @@ pub fn check(
             });
         }
     }
-    CheckReport { rows, scan: how }
+    Ok(CheckReport { rows, scan: how })
 }
 
 /// When `rule` differs from the rule of its name as printed, says so and
@@ -366,9 +404,9 @@ fn scan_code_points(
     pest: &PestGrammar,
     singles: &[(usize, String, CharSet)],
     scan: Scan,
-) -> (String, Vec<Option<String>>) {
+) -> Result<(String, Vec<Option<String>>), GrammarError> {
     if singles.is_empty() {
-        return (String::new(), Vec::new());
+        return Ok((String::new(), Vec::new()));
     }
     let mut probe = String::from("lab_probe__ = { SOI");
     let mut marks = String::new();
@@ -377,14 +415,17 @@ fn scan_code_points(
         marks.push_str(&format!("lab_mark__{k} = {{ \"\" }}\n"));
     }
     probe.push_str(" ~ ANY ~ EOI }\n");
-    let Ok(g) = pest.with_rules(&format!("{probe}{marks}")) else {
-        let why = "the probe rule could not be added to the grammar".to_string();
-        return (String::new(), vec![Some(why); singles.len()]);
-    };
+    let g = pest
+        .with_rules(&format!("{probe}{marks}"))
+        .map_err(|e| GrammarError {
+            message: format!("the lab's probe rule could not be added to the grammar: {e}"),
+        })?;
+    // The first input pest gave up on, if any: no verdict then.
+    let gave_up = std::cell::RefCell::new(None);
     let verdict = |c: char| -> Vec<bool> {
         let mut hit = vec![false; singles.len()];
         let mut buf = [0u8; 4];
-        g.probe("lab_probe__", c.encode_utf8(&mut buf), |name| {
+        let probed = g.probe("lab_probe__", c.encode_utf8(&mut buf), |name| {
             if let Some(k) = name
                 .strip_prefix("lab_mark__")
                 .and_then(|k| k.parse::<usize>().ok())
@@ -392,6 +433,9 @@ fn scan_code_points(
                 hit[k] = true;
             }
         });
+        if let Err(f) = probed {
+            gave_up.borrow_mut().get_or_insert((c, f));
+        }
         hit
     };
     let note = |found: &mut Found, lo: u32, hi: u32, hit: &[bool]| {
@@ -448,6 +492,11 @@ fn scan_code_points(
             "every code point, one pest_vm run each".to_string()
         }
     };
+    if let Some((c, f)) = gave_up.into_inner() {
+        return Err(GrammarError {
+            message: format!("the single-character rules on U+{:04X}: {f}", c as u32),
+        });
+    }
     let diffs = found
         .into_iter()
         .map(|(extra, lacking)| {
@@ -472,7 +521,7 @@ fn scan_code_points(
             Some(parts.join("; "))
         })
         .collect();
-    (how, diffs)
+    Ok((how, diffs))
 }
 
 /// The number of characters in the ranges (surrogates left out).

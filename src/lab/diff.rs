@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::{PestGrammar, RuntimeFailure, RuntimeNode};
+use super::{GrammarError, PestGrammar, RuntimeFailure, RuntimeNode};
 
 /// A grammar and the start rule to run it from.
 #[derive(Clone, Copy, Debug)]
@@ -126,6 +126,12 @@ impl DiffReport {
 /// Runs both grammars over `inputs`. Without `trees`, only acceptance is
 /// compared; with it, the parse trees of inputs both accept are too.
 ///
+/// # Errors
+///
+/// When pest gives up on an input with either grammar (it needs more nested
+/// calls than the stack holds, see [`RuntimeFailure::limit`]): that input
+/// has no verdict to compare.
+///
 /// ```
 /// use iribis::lab::{diff, DiffKind, PestGrammar, Side};
 ///
@@ -136,7 +142,8 @@ impl DiffReport {
 ///     Side { grammar: &new, rule: "n", name: "new.pest" },
 ///     ["1", "12", "123", "x"].map(String::from),
 ///     false,
-/// );
+/// )
+/// .unwrap();
 /// assert_eq!(report.inputs, 4);
 /// assert_eq!(report.differences.len(), 1);
 /// assert_eq!(report.differences[0].input, "123");
@@ -147,13 +154,23 @@ pub fn diff(
     new: Side<'_>,
     inputs: impl IntoIterator<Item = String>,
     trees: bool,
-) -> DiffReport {
+) -> Result<DiffReport, GrammarError> {
     let mut n = 0;
     let mut differences = Vec::new();
     for input in inputs {
         n += 1;
         let a = base.grammar.tree(base.rule, &input);
         let b = new.grammar.tree(new.rule, &input);
+        // pest gave up on one side: there is no verdict to compare.
+        for (side, result) in [(&base, &a), (&new, &b)] {
+            if let Err(f) = result {
+                if f.limit.is_some() {
+                    return Err(GrammarError {
+                        message: format!("{}: input {input:?}: {f}", side.name),
+                    });
+                }
+            }
+        }
         let found = match (a, b) {
             (Ok(_), Err(f)) => Some((
                 DiffKind::NowRejected,
@@ -193,10 +210,10 @@ pub fn diff(
             });
         }
     }
-    DiffReport {
+    Ok(DiffReport {
         inputs: n,
         differences,
-    }
+    })
 }
 
 fn failure(f: &RuntimeFailure) -> String {
@@ -243,7 +260,8 @@ mod tests {
             },
             ["x", "y", "z", "w"].map(String::from),
             true,
-        );
+        )
+        .unwrap();
         let kinds: Vec<(String, usize)> = report
             .kinds()
             .into_iter()
@@ -285,7 +303,8 @@ mod tests {
             },
             ["x", "y"].map(String::from),
             false,
-        );
+        )
+        .unwrap();
         assert!(report.differences.is_empty());
     }
 }

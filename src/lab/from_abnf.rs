@@ -2,9 +2,28 @@
 //! ordered choice and greedy repetition may change the language flagged.
 
 use std::collections::HashMap;
+use std::fmt;
 
-use super::language::{normalize, CharSet};
+use super::language::{normalize, undefined, CharSet};
+use super::{limits, PestGrammar};
 use crate::abnf::{pest_name, Grammar, Node};
+
+/// Why [`from_abnf`] wrote nothing: the ABNF uses a rule it does not define,
+/// or the transcription does not load in pest (a left-recursive rule, which
+/// PEG cannot run; a rule named like a pest built-in; a grammar over the
+/// lab's limits once pest unrolls its repetitions). Displays the reasons.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FromAbnfError {
+    message: String,
+}
+
+impl fmt::Display for FromAbnfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for FromAbnfError {}
 
 /// Transcribes an ABNF grammar into pest, rule by rule, mechanically: names
 /// (`-` written `_`), alternation (`|`, in the ABNF's order), concatenation
@@ -23,13 +42,44 @@ use crate::abnf::{pest_name, Grammar, Node};
 /// use iribis::abnf::Grammar;
 ///
 /// let abnf = Grammar::parse("octet = DIGIT / \"2\" DIGIT DIGIT\nDIGIT = %x30-39\n", "t.abnf")?;
-/// let pest = iribis::lab::from_abnf(&abnf);
+/// let pest = iribis::lab::from_abnf(&abnf).unwrap();
 /// assert!(pest.contains("octet = { DIGIT | \"2\" ~ DIGIT ~ DIGIT }"));
 /// assert!(pest.contains("// PEG: alternatives 1 and 2 can both start with \"2\":"));
 /// iribis::lab::PestGrammar::parse(&pest, "out.pest").unwrap();
+///
+/// // Left recursion is ABNF, but no PEG can run it.
+/// let left = Grammar::parse("list = list \",\" item / item\nitem = \"x\"\n", "left.abnf")?;
+/// let err = iribis::lab::from_abnf(&left).unwrap_err().to_string();
+/// assert!(err.contains("rule list is left-recursive"), "{err}");
 /// # Ok::<(), iribis::abnf::AbnfError>(())
 /// ```
-pub fn from_abnf(g: &Grammar) -> String {
+///
+/// # Errors
+///
+/// When the ABNF uses a rule it does not define, or when the transcription
+/// does not load in pest: every transcription returned has been loaded
+/// with [`PestGrammar::parse`] first.
+pub fn from_abnf(g: &Grammar) -> Result<String, FromAbnfError> {
+    let undefined = undefined(g);
+    if !undefined.is_empty() {
+        return Err(FromAbnfError {
+            message: undefined.join("\n"),
+        });
+    }
+    // The transcription recurses over the ABNF, rule references included.
+    let text =
+        limits::on_big_stack(|| transcribe(g)).map_err(|message| FromAbnfError { message })?;
+    match PestGrammar::parse(&text, "the transcription") {
+        Ok(_) => Ok(text),
+        Err(e) => Err(FromAbnfError {
+            message: format!(
+                "the pest transcription of the ABNF does not load, so it is not written:\n{e}"
+            ),
+        }),
+    }
+}
+
+fn transcribe(g: &Grammar) -> String {
     let mut firsts = Firsts {
         g,
         memo: HashMap::new(),
@@ -351,7 +401,7 @@ impl Firsts<'_> {
                 },
             },
             Node::Range(a, b) => First {
-                set: vec![(*a, *b)],
+                set: normalize(vec![(*a, *b)]),
                 nullable: false,
             },
             Node::Sequence(v) => match v.first() {
@@ -390,24 +440,33 @@ impl Firsts<'_> {
                 } else {
                     format!(" in ( {} )", short(&abnf_text(node, 0)))
                 };
-                'pairs: for i in 0..v.len() {
-                    if firsts[i].nullable && i + 1 < v.len() {
+                // The first alternative that can match the empty string
+                // (not being last) or start like a later one: each against
+                // the union of the later ones, from the right.
+                let n = v.len();
+                let mut meets_later = vec![false; n];
+                let mut later: CharSet = Vec::new();
+                for i in (0..n).rev() {
+                    meets_later[i] = common(&firsts[i].set, &later).is_some();
+                    later = union(&later, &firsts[i].set);
+                }
+                let first_flag =
+                    (0..n).find(|&i| (firsts[i].nullable && i + 1 < n) || meets_later[i]);
+                if let Some(i) = first_flag {
+                    if firsts[i].nullable && i + 1 < n {
                         out.push(format!(
                             "alternative {} can match the empty string{place}, so it cannot fail: moved last (pest requires it); it still wins over a later one that would match more",
                             i + 1
                         ));
-                        break;
-                    }
-                    for j in i + 1..v.len() {
-                        if let Some(c) = common(&firsts[i].set, &firsts[j].set) {
-                            out.push(format!(
-                                "alternatives {} and {} can both start with {}{place}: PEG takes the first that matches a prefix, even if a later one would match more; order the longer first or add a lookahead",
-                                i + 1,
-                                j + 1,
-                                show(c)
-                            ));
-                            break 'pairs;
-                        }
+                    } else if let Some((j, c)) = (i + 1..n)
+                        .find_map(|j| common(&firsts[i].set, &firsts[j].set).map(|c| (j, c)))
+                    {
+                        out.push(format!(
+                            "alternatives {} and {} can both start with {}{place}: PEG takes the first that matches a prefix, even if a later one would match more; order the longer first or add a lookahead",
+                            i + 1,
+                            j + 1,
+                            show(c)
+                        ));
                     }
                 }
                 for n in v {
@@ -415,6 +474,20 @@ impl Firsts<'_> {
                 }
             }
             Node::Concatenation(v) => {
+                // What can start the rest after each part, from the right.
+                let mut rest = vec![First::default(); v.len() + 1];
+                rest[v.len()].nullable = true;
+                for i in (0..v.len()).rev() {
+                    let x = self.first(&v[i]);
+                    rest[i] = if x.nullable {
+                        First {
+                            set: normalize([x.set, rest[i + 1].set.clone()].concat()),
+                            nullable: rest[i + 1].nullable,
+                        }
+                    } else {
+                        x
+                    };
+                }
                 for (i, n) in v.iter().enumerate() {
                     if let Node::Repetition {
                         min,
@@ -423,8 +496,7 @@ impl Firsts<'_> {
                     } = n
                     {
                         if max.is_none_or(|m| m > *min) {
-                            let rest = Node::Concatenation(v[i + 1..].to_vec());
-                            let after = self.first(&rest);
+                            let after = &rest[i + 1];
                             let mine = self.first(inner);
                             if let Some(c) = common(&mine.set, &after.set) {
                                 let what = if *min == 0 && *max == Some(1) {
@@ -467,17 +539,43 @@ fn comment(text: &str) -> String {
     out
 }
 
-/// A character in both sets.
+/// The smallest character in both sets (sorted and disjoint, as
+/// [`normalize`] leaves them), in one walk over the two.
 fn common(a: &CharSet, b: &CharSet) -> Option<u32> {
-    for &(x, y) in a {
-        for &(p, q) in b {
-            let lo = x.max(p);
-            if lo <= y.min(q) {
-                return Some(lo);
-            }
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let ((x, y), (p, q)) = (a[i], b[j]);
+        let lo = x.max(p);
+        if lo <= y.min(q) {
+            return Some(lo);
+        }
+        if y < q {
+            i += 1;
+        } else {
+            j += 1;
         }
     }
     None
+}
+
+/// Both sets in one (sorted, merged), in one walk.
+fn union(a: &CharSet, b: &CharSet) -> CharSet {
+    let mut all: CharSet = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let next = if j == b.len() || (i < a.len() && a[i] <= b[j]) {
+            i += 1;
+            a[i - 1]
+        } else {
+            j += 1;
+            b[j - 1]
+        };
+        match all.last_mut() {
+            Some((_, hi)) if next.0 <= hi.saturating_add(1) => *hi = (*hi).max(next.1),
+            _ => all.push(next),
+        }
+    }
+    all
 }
 
 fn show(c: u32) -> String {
@@ -504,7 +602,7 @@ mod tests {
     fn our_abnf_compiles_in_every_profile() {
         for (p, _) in crate::abnf::PROFILES {
             let g = Grammar::profile(p).unwrap();
-            let text = from_abnf(&g);
+            let text = from_abnf(&g).unwrap();
             let pest = PestGrammar::parse(&text, "from-abnf.pest")
                 .unwrap_or_else(|e| panic!("{p}: {e}\n{text}"));
             assert_eq!(pest.rule_names().count(), g.len());
@@ -518,7 +616,7 @@ mod tests {
             "t.abnf",
         )
         .unwrap();
-        let text = from_abnf(&g);
+        let text = from_abnf(&g).unwrap();
         assert!(
             text.contains("r = { a{1,4} ~ \"Xy\"? ~ b{2} ~ c{0,3} ~ d{2,} ~ \"\" }"),
             "{text}"

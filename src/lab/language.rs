@@ -11,8 +11,13 @@ use crate::abnf::{Grammar, Node, Rule};
 /// Sorted, disjoint, inclusive code point ranges.
 pub(crate) type CharSet = Vec<(u32, u32)>;
 
-/// Sorts and merges ranges.
+/// Sorts and merges ranges, keeping only code points (up to U+10FFFF; a
+/// range written backwards or past the last code point holds nothing there).
 pub(crate) fn normalize(mut v: CharSet) -> CharSet {
+    v.retain_mut(|(a, b)| {
+        *b = (*b).min(0x10_FFFF);
+        a <= b
+    });
     v.sort_unstable();
     let mut out: CharSet = Vec::new();
     for (a, b) in v {
@@ -35,6 +40,27 @@ pub(crate) fn contains(set: &CharSet, c: u32) -> bool {
         }
     })
     .is_ok()
+}
+
+/// Each use of a rule the grammar does not define, as a message naming the
+/// origin, the rule that uses it and the name, in rule order.
+pub(crate) fn undefined(g: &Grammar) -> Vec<String> {
+    let mut out = Vec::new();
+    for rule in g.rules() {
+        let mut todo = vec![&rule.node];
+        while let Some(n) = todo.pop() {
+            match n {
+                Node::Alternation(v) | Node::Concatenation(v) => todo.extend(v.iter().rev()),
+                Node::Repetition { node, .. } => todo.push(node),
+                Node::Rule(name) if g.get(name).is_none() => out.push(format!(
+                    "{}: rule {} uses {name}, which no rule defines",
+                    rule.origin, rule.name
+                )),
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// The characters of a rule whose language is a set of single characters
@@ -259,6 +285,25 @@ fn sorted(mut v: Vec<usize>) -> Vec<usize> {
 const PER_NODE: usize = 48;
 const PER_RULE: usize = 400;
 
+/// The longest string the generator writes, in characters: a rule whose
+/// strings are all longer (`a = 300"x"`, or repetitions nested) gets none,
+/// which bounds the memory and time of the check whatever the counts.
+pub(crate) const MAX_SAMPLE_CHARS: usize = 256;
+
+/// At most how many positions of a string get near-misses.
+const MISS_POSITIONS: usize = 64;
+
+/// `s` repeated `n` times, when that stays within [`MAX_SAMPLE_CHARS`].
+fn repeat(s: &str, n: usize) -> Option<String> {
+    let len = s.chars().count().checked_mul(n)?;
+    (len <= MAX_SAMPLE_CHARS).then(|| s.repeat(n))
+}
+
+/// Whether `s` is short enough to keep.
+fn short_enough(s: &str) -> bool {
+    s.len() <= MAX_SAMPLE_CHARS || s.chars().count() <= MAX_SAMPLE_CHARS
+}
+
 /// Strings derived from the ABNF of `rule`: its shortest string, each
 /// alternative, each repetition count at and around its bounds, the ends of
 /// each range, case variants of strings; and then near-misses of those, one
@@ -281,7 +326,8 @@ pub(crate) fn samples(g: &Grammar, rule: &str) -> Vec<String> {
     let mut misses = BTreeSet::new();
     for s in &base {
         let chars: Vec<char> = s.chars().collect();
-        for i in 0..chars.len() {
+        let step = chars.len().div_ceil(MISS_POSITIONS).max(1);
+        for i in (0..chars.len()).step_by(step) {
             let mut del = chars.clone();
             del.remove(i);
             misses.insert(del.iter().collect::<String>());
@@ -343,6 +389,9 @@ impl Generator<'_> {
                 let mut s = String::new();
                 for p in parts {
                     s.push_str(&self.shortest(p)?);
+                    if !short_enough(&s) {
+                        return None;
+                    }
                 }
                 Some(s)
             }
@@ -350,11 +399,17 @@ impl Generator<'_> {
                 if *min == 0 {
                     return Some(String::new());
                 }
-                Some(self.shortest(node)?.repeat(*min as usize))
+                repeat(&self.shortest(node)?, *min as usize)
             }
-            Node::Chars { text, .. } => Some(text.clone()),
-            Node::Range(a, b) => (*a..=*b).find_map(char::from_u32).map(String::from),
-            Node::Sequence(v) => v.iter().map(|&c| char::from_u32(c)).collect(),
+            Node::Chars { text, .. } => Some(text.clone()).filter(|t| short_enough(t)),
+            Node::Range(a, b) => (*a..=(*b).min(0x10_FFFF))
+                .find_map(char::from_u32)
+                .map(String::from),
+            Node::Sequence(v) => v
+                .iter()
+                .map(|&c| char::from_u32(c))
+                .collect::<Option<String>>()
+                .filter(|s| short_enough(s)),
             Node::Rule(name) => {
                 let key = name.to_ascii_lowercase();
                 if let Some(s) = self.short.get(&key) {
@@ -379,23 +434,38 @@ impl Generator<'_> {
             }
             Node::Concatenation(parts) => {
                 let base: Vec<Option<String>> = parts.iter().map(|p| self.shortest(p)).collect();
+                // The shortest strings before and after each part (each
+                // within the length cap, or `None`): a variant of part i is
+                // written between them, in time linear in the parts.
+                let n = base.len();
+                let mut before: Vec<Option<String>> = vec![Some(String::new())];
+                for b in &base {
+                    let next = match (&before[before.len() - 1], b) {
+                        (Some(a), Some(b)) => Some(format!("{a}{b}")).filter(|s| short_enough(s)),
+                        _ => None,
+                    };
+                    before.push(next);
+                }
+                // after[i]: the parts from i on.
+                let mut after: Vec<Option<String>> = vec![None; n + 1];
+                after[n] = Some(String::new());
+                for i in (0..n).rev() {
+                    after[i] = match (&base[i], &after[i + 1]) {
+                        (Some(b), Some(a)) => Some(format!("{b}{a}")).filter(|s| short_enough(s)),
+                        _ => None,
+                    };
+                }
                 let mut lists = Vec::new();
                 for (i, p) in parts.iter().enumerate() {
-                    let mut out = Vec::new();
-                    for v in self.variants(p, depth) {
-                        let mut s = String::new();
-                        let mut ok = true;
-                        for (j, b) in base.iter().enumerate() {
-                            match (j == i, b) {
-                                (true, _) => s.push_str(&v),
-                                (false, Some(b)) => s.push_str(b),
-                                (false, None) => ok = false,
-                            }
-                        }
-                        if ok {
-                            out.push(s);
-                        }
-                    }
+                    let (Some(head), Some(tail)) = (&before[i], &after[i + 1]) else {
+                        continue;
+                    };
+                    let out = self
+                        .variants(p, depth)
+                        .into_iter()
+                        .map(|v| format!("{head}{v}{tail}"))
+                        .filter(|s| short_enough(s))
+                        .collect();
                     lists.push(out);
                 }
                 round_robin(lists)
@@ -422,16 +492,18 @@ impl Generator<'_> {
                 let mut out: Vec<String> = counts
                     .into_iter()
                     .filter(|&c| c <= 12)
-                    .map(|c| one.repeat(c))
+                    .filter_map(|c| repeat(&one, c))
                     .collect();
                 // Each variant of the element, once among the shortest copies.
                 let n = min.max(1);
                 if max.is_none_or(|m| m >= 1) {
-                    for v in self.variants(inner, depth) {
-                        out.push(format!("{}{v}", one.repeat(n - 1)));
-                        // Two different elements in a row, when allowed.
-                        if max.is_none_or(|m| m >= 2) && n < 2 {
-                            out.push(format!("{v}{one}"));
+                    if let Some(rest) = repeat(&one, n - 1) {
+                        for v in self.variants(inner, depth) {
+                            out.push(format!("{rest}{v}"));
+                            // Two different elements in a row, when allowed.
+                            if max.is_none_or(|m| m >= 2) && n < 2 {
+                                out.push(format!("{v}{one}"));
+                            }
                         }
                     }
                 }
@@ -457,8 +529,9 @@ impl Generator<'_> {
                 }
                 out
             }
-            Node::Range(a, b) => [*a, *b, a + (b - a) / 2]
+            Node::Range(a, b) => [*a, *b, a + b.saturating_sub(*a) / 2]
                 .into_iter()
+                .filter(|c| (*a..=*b).contains(c))
                 .filter_map(char::from_u32)
                 .map(String::from)
                 .collect(),
@@ -479,7 +552,7 @@ impl Generator<'_> {
             Node::Prose(_) => Vec::new(),
         };
         let mut seen = BTreeSet::new();
-        out.retain(|s| seen.insert(s.clone()));
+        out.retain(|s| short_enough(s) && seen.insert(s.clone()));
         out.truncate(PER_NODE);
         out
     }

@@ -18,11 +18,13 @@ mod check;
 mod diff;
 mod from_abnf;
 mod language;
+mod limits;
 mod runtime;
 
 pub use check::{check, check_abnf, CheckReport, CheckRow, Scan, Status};
 pub use diff::{diff, DiffKind, DiffReport, Difference, Side};
-pub use from_abnf::from_abnf;
+pub use from_abnf::{from_abnf, FromAbnfError};
+pub use limits::{MAX_EXPRESSIONS, MAX_NESTING, MAX_REPETITION};
 pub use runtime::{GrammarError, PestGrammar, RuntimeFailure, RuntimeNode, RuntimeTree};
 
 /// The default corpus of `iri grammar diff`: every spec example, every

@@ -1,13 +1,17 @@
 //! Pest grammars loaded at run time: pest_meta parses and validates the
 //! text, pest_vm runs it.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
+use pest_meta::ast::RuleType;
 use pest_meta::optimizer::{OptimizedExpr, OptimizedRule};
 use pest_vm::Vm;
+
+use super::limits;
 
 use crate::Profile;
 
@@ -71,6 +75,8 @@ pub struct PestGrammar {
     vm: Vm,
     /// The rules of the text, in order.
     rules: Vec<String>,
+    /// Each rule's position in `rules`.
+    index: HashMap<String, usize>,
     /// The text and its origin, to build variants with more rules.
     source: String,
     origin: String,
@@ -86,11 +92,13 @@ impl fmt::Debug for PestGrammar {
     }
 }
 
-/// A pest grammar that pest_meta rejects, or a file that cannot be read.
-/// Displays pest_meta's reports, each with the file, line and column.
+/// A pest grammar that pest_meta rejects, a file that cannot be read, a
+/// limit of the lab reached (see [`crate::lab::MAX_NESTING`]), or a check
+/// that cannot be made. Displays pest_meta's reports, each with the file,
+/// line and column, or the lab's message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GrammarError {
-    message: String,
+    pub(crate) message: String,
 }
 
 impl fmt::Display for GrammarError {
@@ -133,6 +141,10 @@ pub struct RuntimeFailure {
     /// The rules (pest names) expected there; `EOI` when the input could have
     /// ended.
     pub expected: Vec<String>,
+    /// Set when pest gave up instead of deciding: the input needs more nested
+    /// calls of the grammar's rules than the stack holds (pest's message,
+    /// "stack limit reached"). Not a verdict on the input.
+    pub limit: Option<String>,
 }
 
 impl RuntimeTree {
@@ -142,15 +154,10 @@ impl RuntimeTree {
         let mut out = String::new();
         for n in &self.nodes {
             let text = input.get(n.start..n.end).unwrap_or("");
-            out.push_str(&format!(
-                "{:indent$}{} {}..{} {:?}\n",
-                "",
-                n.rule,
-                n.start,
-                n.end,
-                text,
-                indent = n.depth * 2
-            ));
+            // Spaces written out: a width taken from the input (the depth)
+            // could pass what `format!` allows.
+            out.extend(std::iter::repeat_n(' ', n.depth * 2));
+            out.push_str(&format!("{} {}..{} {:?}\n", n.rule, n.start, n.end, text));
         }
         out
     }
@@ -158,6 +165,13 @@ impl RuntimeTree {
 
 impl fmt::Display for RuntimeFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(limit) = &self.limit {
+            return write!(
+                f,
+                "the grammar needs more nested calls than the stack holds for this input (pest: {limit}, at character {}): no verdict",
+                self.char
+            );
+        }
         write!(
             f,
             "no match: stopped at character {} (byte {})",
@@ -172,30 +186,59 @@ impl fmt::Display for RuntimeFailure {
 
 impl PestGrammar {
     /// Parses and validates a pest grammar; `origin` names it in errors.
+    ///
+    /// The text is first held to the lab's limits (see [`crate::lab::MAX_NESTING`],
+    /// [`crate::lab::MAX_REPETITION`], [`crate::lab::MAX_EXPRESSIONS`]), then
+    /// pest_meta parses, validates and optimizes it on a thread with a stack
+    /// large enough for any grammar within them.
+    ///
+    /// ```
+    /// use iribis::lab::PestGrammar;
+    ///
+    /// let deep = format!("a = {{ {}\"x\"{} }}", "(".repeat(5000), ")".repeat(5000));
+    /// let err = PestGrammar::parse(&deep, "deep.pest").unwrap_err();
+    /// assert_eq!(err.to_string(), "deep.pest:1: grammar nesting deeper than 1,000 levels");
+    /// ```
     pub fn parse(text: &str, origin: &str) -> Result<PestGrammar, GrammarError> {
-        let (_, user) = pest_meta::parse_and_optimize(text).map_err(|errors| GrammarError {
-            message: errors
-                .into_iter()
-                .map(|e| e.with_path(origin).to_string())
-                .collect::<Vec<_>>()
-                .join("\n"),
-        })?;
-        let rules: Vec<String> = user.iter().map(|r| r.name.clone()).collect();
-        let mut full = text.to_string();
-        full.push('\n');
-        for r in &rules {
-            full.push_str(&format!("{WHOLE}{r} = {{ SOI ~ {r} ~ EOI }}\n"));
+        limits::scan_pest(text, origin).map_err(|message| GrammarError { message })?;
+        let loaded = limits::on_big_stack(|| load(text, origin))
+            .map_err(|message| GrammarError { message })??;
+        PestGrammar::wrap(loaded, text, origin)
+    }
+
+    /// Adds the whole-input wrappers to the rules pest_meta returned.
+    fn wrap(
+        (mut optimized, bounds): Loaded,
+        text: &str,
+        origin: &str,
+    ) -> Result<PestGrammar, GrammarError> {
+        let rules: Vec<String> = optimized.iter().map(|r| r.name.clone()).collect();
+        if let Some(r) = rules.iter().find(|r| r.starts_with(WHOLE)) {
+            return Err(GrammarError {
+                message: format!(
+                    "{origin}: rule {r}: names starting with {WHOLE} are the lab's own (it adds {WHOLE}r = {{ SOI ~ r ~ EOI }} for each rule r): rename it"
+                ),
+            });
         }
-        let (_, optimized) = pest_meta::parse_and_optimize(&full).map_err(|errors| GrammarError {
-            message: format!(
-                "{origin}: the grammar is valid, but adding the whole-input rules failed (does it define rules named {WHOLE}...? rename them): {}",
-                errors.into_iter().map(|e| e.to_string()).collect::<Vec<_>>().join("\n")
-            ),
-        })?;
-        let bounds = char_bounds(&user);
+        // The whole-input wrappers, as pest_meta would optimize
+        // `lab_whole__r = { SOI ~ r ~ EOI }` (pest_vm skips implicit
+        // whitespace between the terms itself).
+        for r in &rules {
+            let ident = |n: &str| Box::new(OptimizedExpr::Ident(n.to_string()));
+            optimized.push(OptimizedRule {
+                name: format!("{WHOLE}{r}"),
+                ty: RuleType::Normal,
+                expr: OptimizedExpr::Seq(
+                    ident("SOI"),
+                    Box::new(OptimizedExpr::Seq(ident(r), ident("EOI"))),
+                ),
+            });
+        }
+        let index = rules.iter().cloned().zip(0..).collect();
         Ok(PestGrammar {
             vm: Vm::new(optimized),
             rules,
+            index,
             source: text.to_string(),
             origin: origin.to_string(),
             bounds,
@@ -236,9 +279,14 @@ impl PestGrammar {
     /// assert!(g.accepts("URI", "http://example.org/"));
     /// ```
     pub fn builtin(profile: Profile) -> PestGrammar {
-        PestGrammar::parse(&PestGrammar::builtin_source(profile), "built-in").unwrap_or_else(|e| {
-            unreachable!("the built-in grammars compile (pest_derive checks them): {e}")
-        })
+        // Known to be shallow: loaded on this thread, which needs no
+        // resources that could be missing.
+        let text = PestGrammar::builtin_source(profile);
+        load(&text, "built-in")
+            .and_then(|loaded| PestGrammar::wrap(loaded, &text, "built-in"))
+            .unwrap_or_else(|e| {
+                unreachable!("the built-in grammars compile (pest_derive checks them): {e}")
+            })
     }
 
     /// The text of a profile's built-in grammar: its pest files one after
@@ -279,41 +327,75 @@ impl PestGrammar {
     /// ```
     pub fn resolve(&self, name: &str) -> Option<&str> {
         let pest = name.replace('-', "_");
-        self.rule_names()
-            .find(|r| *r == pest)
-            .or_else(|| self.rule_names().find(|r| r.eq_ignore_ascii_case(&pest)))
+        match self.index.get_key_value(&pest) {
+            Some((r, _)) => Some(r.as_str()),
+            None => self.rule_names().find(|r| r.eq_ignore_ascii_case(&pest)),
+        }
     }
 
     /// Whether `rule` (a pest name, see [`PestGrammar::resolve`]) matches the
     /// whole input. An unknown rule matches nothing.
+    /// An input on which pest gives up (see [`RuntimeFailure::limit`]) is
+    /// not accepted; [`PestGrammar::tree`] tells the two apart.
     pub fn accepts(&self, rule: &str, input: &str) -> bool {
-        self.has(rule) && self.vm.parse(&format!("{WHOLE}{rule}"), input).is_ok()
+        self.verdict(rule, input) == Ok(true)
+    }
+
+    /// Whether `rule` matches the whole input, or the failure when pest gave
+    /// up without deciding (see [`RuntimeFailure::limit`]).
+    pub(crate) fn verdict(&self, rule: &str, input: &str) -> Result<bool, RuntimeFailure> {
+        if !self.has(rule) {
+            return Ok(false);
+        }
+        match self.vm.parse(&format!("{WHOLE}{rule}"), input) {
+            Ok(_) => Ok(true),
+            Err(e) => {
+                let f = failure(&e, input);
+                if f.limit.is_some() {
+                    Err(f)
+                } else {
+                    Ok(false)
+                }
+            }
+        }
     }
 
     /// This grammar with more rules added at the end (for the lab's own
     /// probes); the added rules are not among [`PestGrammar::rule_names`].
     pub(crate) fn with_rules(&self, extra: &str) -> Result<PestGrammar, GrammarError> {
         let mut g = PestGrammar::parse(&format!("{}\n{extra}", self.source), &self.origin)?;
-        g.rules.truncate(self.rules.len());
+        for r in g.rules.drain(self.rules.len()..) {
+            g.index.remove(&r);
+        }
         Ok(g)
     }
 
     /// Parses with `rule` (a rule of the text or one added by
     /// [`PestGrammar::with_rules`]) from the start of the input, not
     /// requiring it to consume all of it, and returns the names of the rules
-    /// of the top-level pairs' children to `each`; `false` when it fails.
-    pub(crate) fn probe(&self, rule: &str, input: &str, mut each: impl FnMut(&str)) -> bool {
-        let Ok(pairs) = self.vm.parse(rule, input) else {
-            return false;
+    /// of the top-level pairs' children to `each`; `false` when it fails,
+    /// the failure when pest gave up (see [`RuntimeFailure::limit`]).
+    pub(crate) fn probe(
+        &self,
+        rule: &str,
+        input: &str,
+        mut each: impl FnMut(&str),
+    ) -> Result<bool, RuntimeFailure> {
+        let pairs = match self.vm.parse(rule, input) {
+            Ok(pairs) => pairs,
+            Err(e) => {
+                let f = failure(&e, input);
+                return if f.limit.is_some() { Err(f) } else { Ok(false) };
+            }
         };
         for p in pairs.flat_map(|p| p.into_inner()) {
             each(p.as_rule());
         }
-        true
+        Ok(true)
     }
 
     fn has(&self, rule: &str) -> bool {
-        self.rules.iter().any(|r| r == rule)
+        self.index.contains_key(rule)
     }
 
     /// Parses the whole input with `rule` as the start rule (a pest name,
@@ -333,6 +415,7 @@ impl PestGrammar {
                 byte: 0,
                 char: 0,
                 expected: Vec::new(),
+                limit: None,
             });
         }
         let wrapper = format!("{WHOLE}{rule}");
@@ -347,39 +430,67 @@ impl PestGrammar {
                 }
                 Ok(RuntimeTree { nodes })
             }
-            Err(e) => {
-                let byte = match e.location {
-                    InputLocation::Pos(p) => p,
-                    InputLocation::Span((p, _)) => p,
-                };
-                let mut expected: Vec<String> = match &e.variant {
-                    ErrorVariant::ParsingError { positives, .. } => positives
-                        .iter()
-                        .map(|r| r.strip_prefix(WHOLE).unwrap_or(r).to_string())
-                        .collect(),
-                    ErrorVariant::CustomError { .. } => Vec::new(),
-                };
-                expected.sort();
-                expected.dedup();
-                let char = input.get(..byte).map_or(0, |s| s.chars().count());
-                Err(RuntimeFailure {
-                    byte,
-                    char,
-                    expected,
-                })
-            }
+            Err(e) => Err(failure(&e, input)),
         }
+    }
+}
+
+/// pest_meta's rules of a grammar, and its [`PestGrammar::char_bounds`].
+type Loaded = (Vec<OptimizedRule>, Option<Vec<u32>>);
+
+/// Parses, validates and optimizes with pest_meta, on this thread (which
+/// must have the stack for it).
+fn load(text: &str, origin: &str) -> Result<Loaded, GrammarError> {
+    let (_, user) = pest_meta::parse_and_optimize(text).map_err(|errors| GrammarError {
+        message: errors
+            .into_iter()
+            .map(|e| e.with_path(origin).to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    })?;
+    let bounds = char_bounds(&user);
+    Ok((user, bounds))
+}
+
+/// Our failure for pest's error.
+fn failure(e: &pest::error::Error<&str>, input: &str) -> RuntimeFailure {
+    let byte = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((p, _)) => p,
+    };
+    let (mut expected, limit): (Vec<String>, _) = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => (
+            positives
+                .iter()
+                .map(|r| r.strip_prefix(WHOLE).unwrap_or(r).to_string())
+                .collect(),
+            None,
+        ),
+        // pest_vm's only custom errors: "stack limit reached" (and "call
+        // limit reached", when a call limit is set).
+        ErrorVariant::CustomError { message } => (Vec::new(), Some(message.clone())),
+    };
+    expected.sort();
+    expected.dedup();
+    let char = input.get(..byte).map_or(0, |s| s.chars().count());
+    RuntimeFailure {
+        byte,
+        char,
+        expected,
+        limit,
     }
 }
 
 /// See [`PestGrammar::char_bounds`].
 fn char_bounds(rules: &[OptimizedRule]) -> Option<Vec<u32>> {
-    let names: Vec<&str> = rules.iter().map(|r| r.name.as_str()).collect();
+    // A set: a list here made loading quadratic in the number of rules
+    // (8 % of loading 10,000 rules, half of loading 100,000).
+    let names: HashSet<&str> = rules.iter().map(|r| r.name.as_str()).collect();
     let mut b = vec![0, 0xD800, 0xE000, 0x11_0000];
     fn first(s: &str) -> Option<u32> {
         s.chars().next().map(|c| c as u32)
     }
-    fn walk(e: &OptimizedExpr, names: &[&str], b: &mut Vec<u32>) -> Option<()> {
+    fn walk(e: &OptimizedExpr, names: &HashSet<&str>, b: &mut Vec<u32>) -> Option<()> {
         match e {
             OptimizedExpr::Str(s) => {
                 if let Some(c) = first(s) {
@@ -398,7 +509,7 @@ fn char_bounds(rules: &[OptimizedRule]) -> Option<Vec<u32>> {
             }
             OptimizedExpr::Ident(name) => {
                 let ranges: &[(char, char)] = match name.as_str() {
-                    n if names.contains(&n) => &[],
+                    n if names.contains(n) => &[],
                     "ANY" | "SOI" | "EOI" => &[],
                     "ASCII_DIGIT" => &[('0', '9')],
                     "ASCII_NONZERO_DIGIT" => &[('1', '9')],
@@ -439,19 +550,23 @@ fn char_bounds(rules: &[OptimizedRule]) -> Option<Vec<u32>> {
     Some(b)
 }
 
+/// The visible nodes under `pair`, in pre-order (without a recursion: the
+/// tree is as deep as the input made pest recurse).
 fn collect(pair: Pair<'_, &str>, depth: usize, out: &mut Vec<RuntimeNode>) {
-    if pair.as_rule() == "EOI" {
-        return;
-    }
-    let span = pair.as_span();
-    out.push(RuntimeNode {
-        rule: pair.as_rule().to_string(),
-        start: span.start(),
-        end: span.end(),
-        depth,
-    });
-    for inner in pair.into_inner() {
-        collect(inner, depth + 1, out);
+    let mut todo = vec![(pair, depth)];
+    while let Some((pair, depth)) = todo.pop() {
+        if pair.as_rule() == "EOI" {
+            continue;
+        }
+        let span = pair.as_span();
+        out.push(RuntimeNode {
+            rule: pair.as_rule().to_string(),
+            start: span.start(),
+            end: span.end(),
+            depth,
+        });
+        let children: Vec<_> = pair.into_inner().collect();
+        todo.extend(children.into_iter().rev().map(|c| (c, depth + 1)));
     }
 }
 

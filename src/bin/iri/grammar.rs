@@ -125,10 +125,7 @@ pub(crate) fn run(command: Command) -> io::Result<Outcome> {
             abnf,
             exhaustive,
         } => {
-            let pest = match &grammar {
-                Some(path) => load(path)?,
-                None => PestGrammar::builtin(profile),
-            };
+            // The ABNF first: reading it is cheaper, and checks its limits.
             let (abnf, printed) = if abnf.is_empty() {
                 let (a, p) = lab::check_abnf(profile).map_err(|e| usage(e.to_string()))?;
                 (a, Some(p))
@@ -138,12 +135,17 @@ pub(crate) fn run(command: Command) -> io::Result<Outcome> {
                     None,
                 )
             };
+            let pest = match &grammar {
+                Some(path) => load(path)?,
+                None => PestGrammar::builtin(profile),
+            };
             let scan = if exhaustive {
                 Scan::Exhaustive
             } else {
                 Scan::Classes
             };
-            let report = lab::check(&abnf, &pest, printed.as_ref(), scan);
+            let report = lab::check(&abnf, &pest, printed.as_ref(), scan)
+                .map_err(|e| usage(format!("cannot check the grammar: {e}")))?;
             write!(out, "{report}")?;
             if report.passed() {
                 Outcome::AllValid
@@ -154,7 +156,8 @@ pub(crate) fn run(command: Command) -> io::Result<Outcome> {
         Command::Diff(args) => diff(args, &mut out)?,
         Command::FromAbnf { files } => {
             let g = Grammar::load(&files).map_err(|e| usage(e.to_string()))?;
-            write!(out, "{}", lab::from_abnf(&g))?;
+            let text = lab::from_abnf(&g).map_err(|e| usage(e.to_string()))?;
+            write!(out, "{text}")?;
             Outcome::AllValid
         }
     };
@@ -212,7 +215,8 @@ fn diff(args: DiffArgs, out: &mut impl Write) -> io::Result<Outcome> {
         rule: resolve(&new, &args.rule, &new_name)?,
         name: &new_name,
     };
-    let report = lab::diff(base_side, new_side, corpus(&args.corpus)?, args.trees);
+    let report = lab::diff(base_side, new_side, corpus(&args.corpus)?, args.trees)
+        .map_err(|e| usage(e.to_string()))?;
     if args.json {
         writeln!(
             out,
@@ -288,12 +292,24 @@ pub(crate) fn parse_with(
         input: "input",
         valid: true,
     };
-    answer_all(lines, as_json, &shape, |text| {
-        let mut answer = match g.tree(rule, text) {
+    // pest giving up (its stack limit) is no verdict on the input: each
+    // input is still answered, and the command ends with a usage error.
+    let mut limit = None;
+    let outcome = answer_all(lines, as_json, &shape, |text| {
+        let result = g.tree(rule, text);
+        if let Err(f) = &result {
+            if f.limit.is_some() && limit.is_none() {
+                limit = Some(f.to_string());
+            }
+        }
+        let mut answer = match result {
             Ok(_) => Answer::ok(
                 Map::new(),
                 format!("{}\n  valid ({rule})\n", escape_invisible(text)),
             ),
+            Err(f) if f.limit.is_some() => {
+                Answer::failed(Failure::at(text, f.byte, f.to_string(), "input", &spec))
+            }
             Err(f) => {
                 let message = format!("no match for {rule}");
                 let failure =
@@ -315,7 +331,11 @@ pub(crate) fn parse_with(
         fields.extend(std::mem::take(&mut answer.fields));
         answer.fields = fields;
         answer
-    })
+    })?;
+    match limit {
+        Some(f) => Err(usage(format!("{}: {}", path.display(), f))),
+        None => Ok(outcome),
+    }
 }
 
 /// `iri tree --grammar FILE.pest`: the derivation by a runtime grammar.
@@ -328,6 +348,7 @@ pub(crate) fn tree_with(path: &Path, rule: &str, input: &str) -> io::Result<Outc
             write!(out, "{}", escape_lines(&t.render(input)))?;
             Ok(Outcome::AllValid)
         }
+        Err(f) if f.limit.is_some() => Err(usage(format!("{}: {f}", path.display()))),
         Err(f) => {
             let failure = Failure::at(
                 input,

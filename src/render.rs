@@ -168,7 +168,7 @@ pub(crate) fn render_span(input: &str, start: usize, end: usize) -> (String, usi
     let mut left = start;
     let mut width = 0;
     for (i, c) in input[..start].char_indices().rev() {
-        width += shown_width(c);
+        width += budget_width(c);
         if width > CONTEXT {
             break;
         }
@@ -178,7 +178,7 @@ pub(crate) fn render_span(input: &str, start: usize, end: usize) -> (String, usi
     let mut span_end = start;
     width = 0;
     for (i, c) in input[start..end].char_indices() {
-        width += shown_width(c);
+        width += budget_width(c);
         if width > SPAN {
             break;
         }
@@ -190,7 +190,7 @@ pub(crate) fn render_span(input: &str, start: usize, end: usize) -> (String, usi
     if !span_cut {
         width = 0;
         for (i, c) in input[end..].char_indices() {
-            width += shown_width(c);
+            width += budget_width(c);
             if width > CONTEXT {
                 break;
             }
@@ -236,6 +236,13 @@ fn push_shown(shown: &mut String, c: char) {
     } else {
         shown.push(c);
     }
+}
+
+/// The share of a window's budget `c` takes: its display columns once
+/// shown, and at least one, so that a run of zero-width characters (a
+/// combining mark repeated) cannot make the window unbounded.
+fn budget_width(c: char) -> usize {
+    shown_width(c).max(1)
 }
 
 /// The display columns `c` takes once shown.

@@ -170,3 +170,19 @@ fn report_far_into_a_line() {
     assert!(report.len() < 2_000, "a report of {} bytes", report.len());
     assert!(report.contains("character 70009"), "{report}");
 }
+
+/// Found by the `long_inputs` fuzz target: a window measured in display
+/// columns alone never filled with zero-width characters, so 50,000
+/// combining marks before an error gave a report of 100 KB.
+#[test]
+fn report_after_zero_width_characters() {
+    let input = format!("{}\u{FFFD}/\u{0}1", "\u{65D}".repeat(50_000));
+    let e = IriRef::parse(&input).unwrap_err();
+    let report = e.to_string();
+    assert!(report.len() < 2_000, "a report of {} bytes", report.len());
+    let v = check(&input, &CheckOptions::default());
+    for v in &v.violations {
+        let (shown, marks) = iribis::underline(&input, v.byte, v.byte + 2);
+        assert!(shown.len() + marks.len() < 2_000, "{:?}", v.code);
+    }
+}

@@ -289,8 +289,14 @@ fn label_rules(
         return;
     }
     let text: String = chars.iter().map(|c| c.0).collect();
-    restricted_characters(chars, out);
     let scripts = label_scripts(chars);
+    // A letter in uncommon use is fine in a label of its script under a
+    // top-level domain of that script (Georgian under .ge).
+    let own_script = match scripts.as_slice() {
+        [(s, _)] if tld_of_script(tld, *s) => Some(*s),
+        _ => None,
+    };
+    restricted_characters(chars, own_script, out);
     let mixed = mixed_scripts(chars, start, end, &scripts, out);
     if mixed {
         mixed_script_confusables(chars, &scripts, out);
@@ -311,33 +317,54 @@ fn show(c: char) -> String {
     }
 }
 
+/// Identifier status Allowed (UTS #39 §3.1), with Bopomofo, which UTS #39
+/// §5.2 names among the scripts Han mixes with at the highly restrictive
+/// level, and the kana voiced sound marks, whose place the kana rules
+/// check.
 fn identifier_allowed(c: char) -> bool {
     GeneralSecurityProfile::identifier_allowed(c)
+        || c.script() == Script::Bopomofo
+        || matches!(c, '\u{3099}' | '\u{309A}')
+}
+
+fn general_category(c: char) -> GeneralCategory {
+    CodePointMapData::<GeneralCategory>::new().get(c)
 }
 
 fn is_digit(c: char) -> bool {
-    CodePointMapData::<GeneralCategory>::new().get(c) == GeneralCategory::DecimalNumber
+    general_category(c) == GeneralCategory::DecimalNumber
 }
 
-/// Inclusion characters (UTS #39 Table 1) that are punctuation in a label:
-/// browsers keep a label with them in punycode. The ones a script of its
-/// own uses (Greek, Hebrew, Arabic, Tibetan signs) are left to the script
-/// rules; U+30FB and U+00B7 have their own conditions.
+/// Inclusion characters (UTS #39 Table 1) that are dashes, quotes,
+/// format characters (the joiners) or punctuation of no script: browsers
+/// keep a label with them in punycode. The signs of one script (Greek,
+/// Hebrew, Arabic, Tibetan) are left to the script rules; U+30FB and
+/// U+00B7 have their own conditions.
 fn punctuation_inclusion(c: char) -> bool {
+    use GeneralCategory as G;
     GeneralSecurityProfile::identifier_type(c) == Some(IdentifierType::Inclusion)
         && !c.is_ascii()
-        && c.script() == Script::Common
-        && ScriptExtension::from(c).is_common()
         && !matches!(c, '\u{30FB}' | '\u{00B7}')
+        && (c.script() == Script::Common
+            || matches!(
+                general_category(c),
+                G::DashPunctuation | G::InitialPunctuation | G::FinalPunctuation | G::Format
+            ))
 }
 
-fn restricted_characters(chars: &[Spanned], out: &mut Vec<HostFinding>) {
+fn restricted_characters(chars: &[Spanned], own_script: Option<Script>, out: &mut Vec<HostFinding>) {
     let latin = |i: Option<&Spanned>| i.is_some_and(|c| c.0.script() == Script::Latin);
     for (i, &(c, s, e)) in chars.iter().enumerate() {
         let why = if c.is_ascii() {
             (!(c.is_ascii_alphanumeric() || c == '-'))
                 .then(|| format!("{} is not a letter, a digit or '-'", show(c)))
-        } else if !identifier_allowed(c) {
+        } else if !identifier_allowed(c)
+            && !(own_script == Some(c.script())
+                && matches!(
+                    GeneralSecurityProfile::identifier_type(c),
+                    Some(IdentifierType::Uncommon_Use | IdentifierType::Obsolete)
+                ))
+        {
             let kind = match GeneralSecurityProfile::identifier_type(c) {
                 Some(IdentifierType::Not_XID) => "a symbol or punctuation, not a letter",
                 Some(IdentifierType::Technical) => {
@@ -477,14 +504,23 @@ fn char_skeleton(c: char) -> String {
     skeleton(c.encode_utf8(&mut buf))
 }
 
-/// Whether `c` (not ASCII) has the skeleton of ASCII letters or digits:
-/// a look-alike of Latin.
+/// Whether `c` (not ASCII) has the skeleton of Latin letters or digits: of
+/// ASCII ones, or of Latin letters that are not technical (IPA, small
+/// capitals: Cyrillic `м` has the skeleton of IPA `ʍ` and passes for no
+/// letter a reader of Latin knows). Cyrillic `ь` has the skeleton of `ƅ`,
+/// Greek `κ` that of `ĸ`: look-alikes of `b` and `k`.
 fn ascii_lookalike(c: char) -> bool {
     if c.is_ascii() {
         return false;
     }
     let s = char_skeleton(c);
-    !s.is_empty() && s.chars().all(|x| x.is_ascii_alphanumeric())
+    !s.is_empty()
+        && s.chars().all(|x| {
+            x.is_ascii_alphanumeric()
+                || (x.script() == Script::Latin
+                    && !is_combining_mark(x)
+                    && GeneralSecurityProfile::identifier_type(x) != Some(IdentifierType::Technical))
+        })
 }
 
 /// The scripts of the Allowed characters with each skeleton, built once
@@ -663,7 +699,12 @@ fn numbers(
         .map(|c| c.0)
         .filter(|&c| c != '-' && !c.is_ascii_digit())
         .collect();
-    let lone_letter = matches!(letters.as_slice(), [l] if !is_digit(*l) && l.script() != Script::Latin)
+    // A Han, kana or Hangul character among digits is read as what it is.
+    let cjk = |c: char| {
+        let set = AugmentedScriptSet::for_char(c);
+        !set.is_all() && (set.jpan || set.kore)
+    };
+    let lone_letter = matches!(letters.as_slice(), [l] if !is_digit(*l) && l.script() != Script::Latin && !cjk(*l))
         && chars.iter().any(|c| c.0.is_ascii_digit());
     let own_tld = matches!(scripts, [(s, _)] if tld_of_script(tld, *s));
     if (all_digit_like || lone_letter) && !own_tld {
@@ -695,6 +736,7 @@ fn stacked_marks(chars: &[Spanned], out: &mut Vec<HostFinding>) {
                     Some((p, _)) if p == d => Some(format!("the combining mark {} is repeated, stacking on itself", show(d))),
                     Some((p @ ('\u{0131}' | '\u{0237}'), _)) => Some(format!("the combining mark {} sits on the dotless {}, where it can pass for a dot", show(d), show(p))),
                     Some((p @ ('i' | 'j' | 'l'), _)) if d == '\u{0307}' => Some(format!("U+0307 COMBINING DOT ABOVE sits on '{p}', which then looks like a plain '{p}' or an 'i'")),
+                    Some((p, _)) if foreign_mark(d, p) && !is_combining_mark(p) && !matches!(p.script(), Script::Latin | Script::Greek | Script::Cyrillic | Script::Common | Script::Inherited) => Some(format!("the combining mark {} sits on {}, a letter of {}, a script that does not use it", show(d), show(p), p.script().full_name())),
                     _ => None,
                 };
                 if let Some(why) = why {
@@ -708,6 +750,14 @@ fn stacked_marks(chars: &[Spanned], out: &mut Vec<HostFinding>) {
             prev = Some((d, s));
         }
     }
+}
+
+/// A combining mark of no script of its own (the diacritics of U+0300 to
+/// U+036F, which Latin, Greek and Cyrillic use) whose script extensions
+/// do not have the script of the letter it sits on.
+fn foreign_mark(mark: char, base: char) -> bool {
+    let ext = ScriptExtension::from(mark);
+    mark.script() == Script::Inherited && (ext.is_inherited() || !ext.contains_script(base.script()))
 }
 
 fn is_kana(c: char) -> bool {
@@ -739,11 +789,15 @@ fn kana(chars: &[Spanned], out: &mut Vec<HostFinding>) {
                 show(c)
             )),
             _ if is_japanese(c)
-                && char_skeleton(c).chars().all(|x| x.is_ascii_punctuation())
-                && (prev.is_some_and(|p| !is_japanese(p)) || next.is_some_and(|n| !is_japanese(n))) =>
+                && char_skeleton(c).chars().all(|x| x.is_ascii_punctuation() || x == '\u{30FC}')
+                && c != '\u{30FC}'
+                && [prev, next]
+                    .into_iter()
+                    .flatten()
+                    .any(|n| n.is_alphabetic() && !is_japanese(n)) =>
             {
                 Some(format!(
-                    "{} looks like '{}' and stands next to a character that is not Japanese",
+                    "{} looks like '{}' and stands next to a letter that is not Japanese",
                     show(c),
                     char_skeleton(c)
                 ))
@@ -756,15 +810,22 @@ fn kana(chars: &[Spanned], out: &mut Vec<HostFinding>) {
     }
 }
 
-/// The skeleton with diacritics removed: NFD, combining marks dropped,
-/// skeleton, marks dropped again, lowercase.
+/// The skeleton with diacritics removed: lowercase, NFD, combining marks
+/// dropped, skeleton; then, as a skeleton can have capitals and marks
+/// (Cyrillic `ԍ` has that of `G`), the same again.
 fn loose_skeleton(s: &str) -> String {
-    let bare: String = s.nfd().filter(|&c| !is_combining_mark(c)).collect();
-    skeleton(&bare)
-        .nfd()
-        .filter(|&c| !is_combining_mark(c))
-        .flat_map(char::to_lowercase)
-        .collect()
+    let once = |s: &str| -> String {
+        let bare: String = s
+            .chars()
+            .flat_map(char::to_lowercase)
+            .nfd()
+            .filter(|&c| !is_combining_mark(c))
+            .collect();
+        unicode_security::skeleton(&bare)
+            .filter(|&c| !is_combining_mark(c))
+            .collect()
+    };
+    once(&once(s))
 }
 
 fn protected_rule(

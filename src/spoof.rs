@@ -352,7 +352,11 @@ fn punctuation_inclusion(c: char) -> bool {
             ))
 }
 
-fn restricted_characters(chars: &[Spanned], own_script: Option<Script>, out: &mut Vec<HostFinding>) {
+fn restricted_characters(
+    chars: &[Spanned],
+    own_script: Option<Script>,
+    out: &mut Vec<HostFinding>,
+) {
     let latin = |i: Option<&Spanned>| i.is_some_and(|c| c.0.script() == Script::Latin);
     for (i, &(c, s, e)) in chars.iter().enumerate() {
         let why = if c.is_ascii() {
@@ -519,7 +523,8 @@ fn ascii_lookalike(c: char) -> bool {
             x.is_ascii_alphanumeric()
                 || (x.script() == Script::Latin
                     && !is_combining_mark(x)
-                    && GeneralSecurityProfile::identifier_type(x) != Some(IdentifierType::Technical))
+                    && GeneralSecurityProfile::identifier_type(x)
+                        != Some(IdentifierType::Technical))
         })
 }
 
@@ -757,7 +762,8 @@ fn stacked_marks(chars: &[Spanned], out: &mut Vec<HostFinding>) {
 /// do not have the script of the letter it sits on.
 fn foreign_mark(mark: char, base: char) -> bool {
     let ext = ScriptExtension::from(mark);
-    mark.script() == Script::Inherited && (ext.is_inherited() || !ext.contains_script(base.script()))
+    mark.script() == Script::Inherited
+        && (ext.is_inherited() || !ext.contains_script(base.script()))
 }
 
 fn is_kana(c: char) -> bool {

@@ -92,7 +92,14 @@ fn browser_expectations() {
     eprintln!(
         "all: unsafe or invalid flagged {} of {}, safe flagged {} of {}\n\
          both browsers: unsafe or invalid flagged {} of {}, safe flagged {} of {}\n{}",
-        all[0], all[1], all[2], all[3], ff[0], ff[1], ff[2], ff[3],
+        all[0],
+        all[1],
+        all[2],
+        all[3],
+        ff[0],
+        ff[1],
+        ff[2],
+        ff[3],
         misses.join("\n")
     );
     assert!(ff[0] * 100 >= ff[1] * 95, "{ff:?}");
@@ -146,6 +153,9 @@ fn protected_domains() {
         controls.len()
     );
     assert!(missed_ours.len() * 10 <= ours.len(), "{missed_ours:?}");
-    assert!(chromium.len() - missed_chromium.len() >= 17, "{missed_chromium:?}");
+    assert!(
+        chromium.len() - missed_chromium.len() >= 17,
+        "{missed_chromium:?}"
+    );
     assert_eq!(wrong, Vec::<&str>::new());
 }

@@ -15,7 +15,7 @@
 //! - `HOST_RESTRICTED_CHARACTER`: a character whose identifier status is
 //!   not Allowed (UTS #39 §3.1: symbols, emoji, IPA, small capitals,
 //!   historic and limited-use scripts), a punctuation-like Inclusion
-//!   character (U+2010, U+2019, U+2027, U+30A0, U+058A, the joiners),
+//!   character (U+2010, U+2019, U+2027, U+30A0, U+058A),
 //!   U+30FB next to a Latin letter, U+00B7 outside `l·l`;
 //! - `HOST_MIXED_SCRIPTS`: a label beyond the highly restrictive level
 //!   (UTS #39 §5.2): Latin mixes only with Han + Hiragana + Katakana,
@@ -239,8 +239,9 @@ fn decode_label(label: &str, at: usize) -> Option<Vec<Spanned>> {
         .get(..4)
         .is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
     {
-        let decoded = idna::punycode::decode_to_string(&text[4..].to_ascii_lowercase())?;
-        if decoded.is_empty() {
+        // An A-label IDNA rejects is no IDN: INVALID_IDN reports it.
+        let (decoded, result) = idna::domain_to_unicode(&text);
+        if result.is_err() || decoded.is_empty() || decoded.contains('.') {
             return None;
         }
         text = std::borrow::Cow::Owned(decoded);
@@ -310,7 +311,11 @@ fn label_rules(
 
 /// The name of a character for messages: itself and its code point.
 fn show(c: char) -> String {
-    if is_combining_mark(c) || c.is_whitespace() || c.is_control() {
+    if is_combining_mark(c)
+        || c.is_whitespace()
+        || c.is_control()
+        || general_category(c) == GeneralCategory::Format
+    {
         format!("U+{:04X}", c as u32)
     } else {
         format!("'{c}' (U+{:04X})", c as u32)
@@ -319,12 +324,13 @@ fn show(c: char) -> String {
 
 /// Identifier status Allowed (UTS #39 §3.1), with Bopomofo, which UTS #39
 /// §5.2 names among the scripts Han mixes with at the highly restrictive
-/// level, and the kana voiced sound marks, whose place the kana rules
-/// check.
+/// level, the kana voiced sound marks, whose place the kana rules check,
+/// and the joiners, which scripts need where IDNA's CONTEXTJ rules allow
+/// them (`JOINER_CHARACTER` reports them).
 fn identifier_allowed(c: char) -> bool {
     GeneralSecurityProfile::identifier_allowed(c)
         || c.script() == Script::Bopomofo
-        || matches!(c, '\u{3099}' | '\u{309A}')
+        || matches!(c, '\u{3099}' | '\u{309A}' | '\u{200C}' | '\u{200D}')
 }
 
 fn general_category(c: char) -> GeneralCategory {
@@ -335,11 +341,12 @@ fn is_digit(c: char) -> bool {
     general_category(c) == GeneralCategory::DecimalNumber
 }
 
-/// Inclusion characters (UTS #39 Table 1) that are dashes, quotes,
-/// format characters (the joiners) or punctuation of no script: browsers
-/// keep a label with them in punycode. The signs of one script (Greek,
-/// Hebrew, Arabic, Tibetan) are left to the script rules; U+30FB and
-/// U+00B7 have their own conditions.
+/// Inclusion characters (UTS #39 Table 1) that are dashes, quotes or
+/// punctuation of no script: browsers keep a label with them in punycode.
+/// The signs of one script (Greek, Hebrew, Arabic, Tibetan) are left to
+/// the script rules; U+30FB and U+00B7 have their own conditions; the
+/// joiners, which scripts need (IDNA's CONTEXTJ rules check where), are
+/// `JOINER_CHARACTER`'s.
 fn punctuation_inclusion(c: char) -> bool {
     use GeneralCategory as G;
     GeneralSecurityProfile::identifier_type(c) == Some(IdentifierType::Inclusion)
@@ -348,7 +355,7 @@ fn punctuation_inclusion(c: char) -> bool {
         && (c.script() == Script::Common
             || matches!(
                 general_category(c),
-                G::DashPunctuation | G::InitialPunctuation | G::FinalPunctuation | G::Format
+                G::DashPunctuation | G::InitialPunctuation | G::FinalPunctuation
             ))
 }
 
@@ -359,7 +366,10 @@ fn restricted_characters(
 ) {
     let latin = |i: Option<&Spanned>| i.is_some_and(|c| c.0.script() == Script::Latin);
     for (i, &(c, s, e)) in chars.iter().enumerate() {
-        let why = if c.is_ascii() {
+        let why = if crate::chars::is_bidi_formatting(c) {
+            // BIDI_FORMATTING_CHARACTER's.
+            None
+        } else if c.is_ascii() {
             (!(c.is_ascii_alphanumeric() || c == '-'))
                 .then(|| format!("{} is not a letter, a digit or '-'", show(c)))
         } else if !identifier_allowed(c)
@@ -393,14 +403,14 @@ fn restricted_characters(
             && (latin(i.checked_sub(1).and_then(|j| chars.get(j))) || latin(chars.get(i + 1)))
         {
             Some(format!(
-                "{} (KATAKANA MIDDLE DOT) is next to a Latin letter, where it reads as a dot",
+                "{}, KATAKANA MIDDLE DOT, is next to a Latin letter, where it reads as a dot",
                 show(c)
             ))
         } else if c == '\u{00B7}'
             && !(i > 0 && chars[i - 1].0 == 'l' && chars.get(i + 1).is_some_and(|n| n.0 == 'l'))
         {
             Some(format!(
-                "{} (MIDDLE DOT) is outside the Catalan l·l, where it reads as a dot",
+                "{}, MIDDLE DOT, is outside the Catalan l·l, where it reads as a dot",
                 show(c)
             ))
         } else {
@@ -634,9 +644,25 @@ fn whole_script_confusable(
         .iter()
         .filter(|c| !matches!(c.0.script(), Script::Common | Script::Inherited))
         .all(|c| ascii_lookalike(c.0));
-    if !all_lookalike || tld_of_script(tld, *script) {
+    let digits = digit_skeletons();
+    let digit_like = chars
+        .iter()
+        .all(|c| c.0 == '-' || c.0.is_ascii_digit() || digits.contains(&char_skeleton(c.0)));
+    if !all_lookalike || digit_like || tld_of_script(tld, *script) {
+        // A label of digit look-alikes is HOST_DIGIT_LOOKALIKE's.
         return;
     }
+    // What a reader of Latin sees: each look-alike as its skeleton.
+    let reading: String = chars
+        .iter()
+        .map(|c| {
+            if c.0.is_ascii() {
+                c.0.to_string()
+            } else {
+                char_skeleton(c.0).to_lowercase()
+            }
+        })
+        .collect();
     push(
         out,
         Code::HostWholeScriptConfusable,
@@ -645,7 +671,7 @@ fn whole_script_confusable(
         format!(
             "every {} letter of '{text}' looks like a Latin one: it reads as '{}', a different name{}",
             script.full_name(),
-            skeleton(text).to_lowercase(),
+            reading,
             match tld {
                 Some(t) => format!(", under a top-level domain ('{t}') not of that script"),
                 None => String::new(),
@@ -740,7 +766,7 @@ fn stacked_marks(chars: &[Spanned], out: &mut Vec<HostFinding>) {
                 let why = match prev {
                     Some((p, _)) if p == d => Some(format!("the combining mark {} is repeated, stacking on itself", show(d))),
                     Some((p @ ('\u{0131}' | '\u{0237}'), _)) => Some(format!("the combining mark {} sits on the dotless {}, where it can pass for a dot", show(d), show(p))),
-                    Some((p @ ('i' | 'j' | 'l'), _)) if d == '\u{0307}' => Some(format!("U+0307 COMBINING DOT ABOVE sits on '{p}', which then looks like a plain '{p}' or an 'i'")),
+                    Some((p @ ('i' | 'j' | 'l'), _)) if d == '\u{0307}' => Some(format!("U+0307 COMBINING DOT ABOVE sits on '{p}', a dot that passes unseen on it")),
                     Some((p, _)) if foreign_mark(d, p) && !is_combining_mark(p) && !matches!(p.script(), Script::Latin | Script::Greek | Script::Cyrillic | Script::Common | Script::Inherited) => Some(format!("the combining mark {} sits on {}, a letter of {}, a script that does not use it", show(d), show(p), p.script().full_name())),
                     _ => None,
                 };
@@ -782,13 +808,13 @@ fn kana(chars: &[Spanned], out: &mut Vec<HostFinding>) {
         let next = chars.get(i + 1).map(|n| n.0);
         let why = match c {
             '\u{30FC}' if !prev.is_some_and(|p| is_kana(p) || p == '\u{30FC}') => Some(format!(
-                "{} (PROLONGED SOUND MARK) does not follow kana, where it looks like a dash or the Han 'one'",
+                "{}, PROLONGED SOUND MARK, does not follow kana, where it looks like a dash or the Han 'one'",
                 show(c)
             )),
             '\u{30FD}' | '\u{30FE}'
                 if !prev.is_some_and(|p| p.script() == Script::Katakana && !matches!(p, '\u{30FD}' | '\u{30FE}')) =>
             {
-                Some(format!("{} (KATAKANA ITERATION MARK) does not follow Katakana", show(c)))
+                Some(format!("{}, a KATAKANA ITERATION MARK, does not follow Katakana", show(c)))
             }
             '\u{3099}' | '\u{309A}' if !prev.is_some_and(is_kana) => Some(format!(
                 "the voiced sound mark {} does not follow kana",

@@ -380,7 +380,7 @@ fn restricted_characters(
                 ))
         {
             let kind = match GeneralSecurityProfile::identifier_type(c) {
-                Some(IdentifierType::Not_XID) => "a symbol or punctuation, not a letter",
+                Some(IdentifierType::Not_XID) => "a symbol, emoji or punctuation, not a letter",
                 Some(IdentifierType::Technical) => {
                     "a technical character (IPA, small capitals, phonetic or mathematical letters)"
                 }
@@ -519,10 +519,10 @@ fn char_skeleton(c: char) -> String {
 }
 
 /// Whether `c` (not ASCII) has the skeleton of Latin letters or digits: of
-/// ASCII ones, or of Latin letters that are not technical (IPA, small
-/// capitals: Cyrillic `м` has the skeleton of IPA `ʍ` and passes for no
-/// letter a reader of Latin knows). Cyrillic `ь` has the skeleton of `ƅ`,
-/// Greek `κ` that of `ĸ`: look-alikes of `b` and `k`.
+/// ASCII ones, or of Latin letters that are neither technical nor obsolete
+/// (IPA, small capitals: Cyrillic `м` has the skeleton of IPA `ʍ`, `к`
+/// that of `ĸ`, and passes for no letter a reader of Latin knows).
+/// Cyrillic `ь` has the skeleton of `ƅ`, a look-alike of `b`.
 fn ascii_lookalike(c: char) -> bool {
     if c.is_ascii() {
         return false;
@@ -533,8 +533,10 @@ fn ascii_lookalike(c: char) -> bool {
             x.is_ascii_alphanumeric()
                 || (x.script() == Script::Latin
                     && !is_combining_mark(x)
-                    && GeneralSecurityProfile::identifier_type(x)
-                        != Some(IdentifierType::Technical))
+                    && !matches!(
+                        GeneralSecurityProfile::identifier_type(x),
+                        Some(IdentifierType::Technical | IdentifierType::Obsolete)
+                    ))
         })
 }
 
@@ -758,27 +760,57 @@ fn numbers(
 }
 
 fn stacked_marks(chars: &[Spanned], out: &mut Vec<HostFinding>) {
+    // The previous character after NFD, with the index of the character it
+    // comes from, and the last one that is no combining mark.
     let mut prev: Option<(char, usize)> = None;
-    let mut reported = usize::MAX;
-    for &(c, s, e) in chars {
+    let mut base: Option<char> = None;
+    for (i, &(c, s, e)) in chars.iter().enumerate() {
+        let mut reported = false;
         for d in std::iter::once(c).nfd() {
-            if is_combining_mark(d) {
-                let why = match prev {
-                    Some((p, _)) if p == d => Some(format!("the combining mark {} is repeated, stacking on itself", show(d))),
-                    Some((p @ ('\u{0131}' | '\u{0237}'), _)) => Some(format!("the combining mark {} sits on the dotless {}, where it can pass for a dot", show(d), show(p))),
-                    Some((p @ ('i' | 'j' | 'l'), _)) if d == '\u{0307}' => Some(format!("U+0307 COMBINING DOT ABOVE sits on '{p}', a dot that passes unseen on it")),
-                    Some((p, _)) if foreign_mark(d, p) && !is_combining_mark(p) && !matches!(p.script(), Script::Latin | Script::Greek | Script::Cyrillic | Script::Common | Script::Inherited) => Some(format!("the combining mark {} sits on {}, a letter of {}, a script that does not use it", show(d), show(p), p.script().full_name())),
+            if is_combining_mark(d) && !reported {
+                let why = match (prev, base) {
+                    (Some((p, _)), _) if p == d => Some(format!(
+                        "the combining mark {} is repeated, stacking on itself",
+                        show(d)
+                    )),
+                    (Some((p @ ('\u{0131}' | '\u{0237}'), _)), _) => Some(format!(
+                        "the combining mark {} sits on the dotless {}, where it can pass for a dot",
+                        show(d),
+                        show(p)
+                    )),
+                    (Some((p @ ('i' | 'j' | 'l'), _)), _) if d == '\u{0307}' => Some(format!(
+                        "U+0307 COMBINING DOT ABOVE sits on '{p}', a dot that passes unseen on it"
+                    )),
+                    (_, Some(b))
+                        if foreign_mark(d, b)
+                            && !matches!(
+                                b.script(),
+                                Script::Latin
+                                    | Script::Greek
+                                    | Script::Cyrillic
+                                    | Script::Common
+                                    | Script::Inherited
+                            ) =>
+                    {
+                        Some(format!(
+                            "the combining mark {} sits on {}, a letter of {}, a script that does not use it",
+                            show(d),
+                            show(b),
+                            b.script().full_name()
+                        ))
+                    }
                     _ => None,
                 };
                 if let Some(why) = why {
-                    if reported != s {
-                        let from = prev.map_or(s, |p| p.1.min(s));
-                        push(out, Code::HostStackedMarks, from, e, why);
-                        reported = s;
-                    }
+                    let from = prev.map_or(s, |p| chars[p.1].1.min(s));
+                    push(out, Code::HostStackedMarks, from, e, why);
+                    reported = true;
                 }
             }
-            prev = Some((d, s));
+            if !is_combining_mark(d) {
+                base = Some(d);
+            }
+            prev = Some((d, i));
         }
     }
 }

@@ -366,19 +366,20 @@ fn restricted_characters(
 ) {
     let latin = |i: Option<&Spanned>| i.is_some_and(|c| c.0.script() == Script::Latin);
     for (i, &(c, s, e)) in chars.iter().enumerate() {
+        // A letter in uncommon use or obsolete, of the label's own script
+        // under a top-level domain of that script.
+        let excused = own_script == Some(c.script())
+            && matches!(
+                GeneralSecurityProfile::identifier_type(c),
+                Some(IdentifierType::Uncommon_Use | IdentifierType::Obsolete)
+            );
         let why = if crate::chars::is_bidi_formatting(c) {
             // BIDI_FORMATTING_CHARACTER's.
             None
         } else if c.is_ascii() {
             (!(c.is_ascii_alphanumeric() || c == '-'))
                 .then(|| format!("{} is not a letter, a digit or '-'", show(c)))
-        } else if !identifier_allowed(c)
-            && !(own_script == Some(c.script())
-                && matches!(
-                    GeneralSecurityProfile::identifier_type(c),
-                    Some(IdentifierType::Uncommon_Use | IdentifierType::Obsolete)
-                ))
-        {
+        } else if !identifier_allowed(c) && !excused {
             let kind = match GeneralSecurityProfile::identifier_type(c) {
                 Some(IdentifierType::Not_XID) => "a symbol, emoji or punctuation, not a letter",
                 Some(IdentifierType::Technical) => {

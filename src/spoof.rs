@@ -161,6 +161,18 @@ impl ProtectedDomains {
 /// assert!(codes("bücher.de").is_empty());
 /// ```
 pub fn check_host(host: &str, protected: &ProtectedDomains) -> Vec<HostFinding> {
+    // Most hosts: ASCII, no A-label, no percent-encoding, nothing to
+    // compare with.
+    if protected.is_empty()
+        && host.is_ascii()
+        && !host.contains('%')
+        && !host
+            .as_bytes()
+            .windows(4)
+            .any(|w| w.eq_ignore_ascii_case(b"xn--"))
+    {
+        return Vec::new();
+    }
     let labels = split_labels(host);
     let tld = labels
         .iter()

@@ -936,7 +936,7 @@ fn protected_rule(
         else {
             continue;
         };
-        let suffix = parts.join(".");
+        let suffix: String = parts.join(".").nfc().collect();
         if suffix == p.unicode || suffix == p.name {
             continue;
         }

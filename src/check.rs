@@ -144,6 +144,24 @@ catalogue! {
         "The scheme has uppercase letters. Schemes are case-insensitive and RFC 3986 §3.1 says producers should use lowercase.";
     LeiriOnlyCharacter = "LEIRI_ONLY_CHARACTER", Error, "3987bis §6.3",
         "A character a LEIRI allows and an IRI does not (3987bis §6.3 groups them: space, the delimiters <>\", the unwise characters \\^`{|}, controls, bidi formatting characters, specials, private use outside the query, tags, non-characters). Convert the LEIRI to an IRI with `iri to-uri --profile leiri`.";
+    HostRestrictedCharacter = "HOST_RESTRICTED_CHARACTER", Warning, "3987bis §10, UTS #39 §3.1",
+        "A label of the host has a character whose identifier status (UTS #39 §3.1) is not Allowed: a symbol or emoji (`ab♥.com`), IPA or a small capital (`hardᴡare.com`, `ɢᴏᴏɢʟᴇ.com`), a letter of a historic or limited-use script (Cherokee, Vai, Coptic, Old Italic), an obsolete or uncommon letter (`ĸ`). Or a punctuation-like character identifiers allow but hosts should not have: a hyphen or apostrophe look-alike (U+2010, U+2019, U+2027, U+058A, U+30A0, U+02BC), U+30FB next to a Latin letter, U+00B7 outside the Catalan `l·l`. Such a host can look like another (3987bis §10 asks not to rely on how an IRI looks), and browsers show its label in punycode. A letter in uncommon use or obsolete is fine in a label of its own script under a top-level domain of that script (Georgian `ჽ` under `.ge`). `xn--` labels are decoded first.";
+    HostMixedScripts = "HOST_MIXED_SCRIPTS", Warning, "3987bis §10, UTS #39 §5.2",
+        "A label of the host mixes scripts beyond UTS #39's highly restrictive level: one script, or Latin with Han and kana (Japanese), Han and Bopomofo (Chinese) or Han and Hangul (Korean), and then only ASCII Latin. `paypαl.com` (a Greek alpha among Latin letters) and `gооglе.ru` (Cyrillic o and e) are not; `ビタミンb1.com` is. Script mixing is per label: `ひら.한국` is fine. A mixed label is how a look-alike of a familiar name is made, so browsers show it in punycode. Characters whose identifier status is not Allowed are left to HOST_RESTRICTED_CHARACTER.";
+    HostMixedScriptConfusable = "HOST_MIXED_SCRIPT_CONFUSABLE", Warning, "3987bis §10, UTS #39 §4",
+        "In a label that mixes scripts, a character of a minority script has the confusable skeleton (UTS #39 §4) of a character of the label's main script: Armenian `օ` in `gօogle.com` is read as a Latin `o`, Greek `α` in `paypαl.com` as an `a`, Latin `o` among Armenian letters as Armenian `օ`. The span is that character. The host reads as a name it is not.";
+    HostWholeScriptConfusable = "HOST_WHOLE_SCRIPT_CONFUSABLE", Warning, "3987bis §10, UTS #39 §4",
+        "A label written in one script other than Latin is made only of look-alikes of Latin letters (their UTS #39 skeletons are ASCII letters, or Latin letters neither technical nor obsolete: Cyrillic `ь` has that of `ƅ`), with digits and hyphens: `ѕсоре.com` in Cyrillic reads as `scope.com`. Under a top-level domain of the label's own script it is fine: an IDN TLD in that script (`ѕсоре.рф`) or a country code whose likely script (CLDR) it is (`ѕсоре.ru`, `ικα.gr`). Elsewhere the host reads as a Latin name it is not, and browsers show it in punycode.";
+    HostDigitLookalike = "HOST_DIGIT_LOOKALIKE", Warning, "3987bis §10, UTS #39 §4",
+        "A label is made only of digits and characters whose UTS #39 skeleton is that of a digit (`12345б7890.com`, where Cyrillic `б` reads as 6; `ꓲ2345б7890.com`), or of ASCII digits and one letter of a script other than Latin, which reads as a digit among them (`1շ.com`, `16კ.com`). The label passes for a number it is not. A label of one script under a top-level domain of that script is fine.";
+    HostMixedNumbers = "HOST_MIXED_NUMBERS", Warning, "3987bis §10, UTS #39 §5.3",
+        "A label has decimal digits of more than one numbering system (UTS #39 §5.3): European and Gurmukhi in `੨0.com`, Bengali and Gurmukhi in `৪੨.com`, Devanagari and Bengali. Digits of one system can look like different digits of another (Bengali `৪` is 4 and looks like 8), so the label can pass for a number it is not.";
+    HostStackedMarks = "HOST_STACKED_MARKS", Warning, "3987bis §10, UTS #39 §5.4",
+        "A label has combining marks that hide or fake a character (UTS #39 §5.4): the same mark twice in a row (two acute accents, a Thai tone mark repeated), a mark on a dotless `ı` or `ȷ` (which then passes for `i` or `j`), U+0307 COMBINING DOT ABOVE on `i`, `j` or `l` (`pi̇xel.com` looks like `pixel.com`), or a diacritic of Latin, Greek and Cyrillic on a letter of a script that does not use it (`한̇글.com`). The reader sees one name, the DNS another.";
+    HostKanaMisuse = "HOST_KANA_MISUSE", Warning, "3987bis §10, UTS #39 §4",
+        "A Japanese character out of its place: U+30FC PROLONGED SOUND MARK not after kana (after Han or Latin it looks like a dash or the Han 'one'), U+30FD/U+30FE KATAKANA ITERATION MARK not after Katakana, a kana voiced sound mark (U+3099, U+309A) not after kana, or a Japanese character whose skeleton is ASCII punctuation or U+30FC (Katakana `ノ` looks like '/', Han `丶` like '\\', Han `一` like a dash) next to a letter that is not Japanese: `google.comノevil.jp` reads as a path.";
+    HostProtectedLookalike = "HOST_PROTECTED_LOOKALIKE", Warning, "3987bis §10, UTS #39 §4",
+        "The host, or its last labels, has the UTS #39 skeleton of a domain given with `iri check --protected-domains FILE` (diacritics removed first, so `đigklmo68.com` matches `digklmo68.com` and `gооgle.com` in Cyrillic `google.com`) and is not that domain. Subdomains of the domain itself are fine. A look-alike of a domain the user trusts is the classic phishing host.";
 }
 
 impl fmt::Display for Code {
@@ -234,6 +252,8 @@ pub struct CheckOptions {
     pub profile: Profile,
     /// The severity of each code.
     pub severities: Severities,
+    /// Domains whose look-alikes are `HOST_PROTECTED_LOOKALIKE`.
+    pub protected_domains: crate::spoof::ProtectedDomains,
 }
 
 /// One finding.
@@ -683,6 +703,16 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
                 start + h.len(),
                 Component::Host,
                 format!("write the host in lowercase: {}", h.to_ascii_lowercase()),
+            );
+        }
+        // Host spoofing (3987bis §10, UTS #39): src/spoof.rs.
+        for f in crate::spoof::check_host(h, &options.protected_domains) {
+            found.push(
+                f.code,
+                start + f.start,
+                start + f.end,
+                Component::Host,
+                f.message,
             );
         }
         if needs_host && !h.is_empty() {

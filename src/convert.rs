@@ -258,6 +258,9 @@ pub struct Step {
     /// The string after the step; octets not yet interpreted as characters
     /// are written `<c3>`, as 3987bis §4.3 writes them.
     pub text: String,
+    /// Why the step left something as it was (step 7: an `xn--` label
+    /// kept in punycode because it fails the host spoofing checks).
+    pub notes: Vec<String>,
 }
 
 /// IRI → URI, step by step (RFC 3987 §3.1 steps 1–2 with 3987bis §3.4 and
@@ -309,12 +312,14 @@ fn convert_to_uri(
             label: "2.2".into(),
             what: "each of those octets percent-encoded (%HH, uppercase) in place of its character",
             text: encoded,
+            notes: Vec::new(),
         }]);
     }
     let mut steps = vec![Step {
         label: "1".into(),
         what: "the IRI, as characters",
         text: input.to_owned(),
+        notes: Vec::new(),
     }];
     if let Some(h) = &host_converted {
         let mut with_host = String::new();
@@ -323,6 +328,7 @@ fn convert_to_uri(
             label: "§3.4.2".into(),
             what: "the registered name converted with IDNA (ToASCII)",
             text: with_host,
+            notes: Vec::new(),
         });
     }
     steps.push(Step {
@@ -333,11 +339,13 @@ fn convert_to_uri(
             "each character not allowed in a URI as its UTF-8 octets"
         },
         text: octets,
+        notes: Vec::new(),
     });
     steps.push(Step {
         label: "2.2".into(),
         what: "each of those octets percent-encoded (%HH, uppercase) in place of its character",
         text: encoded,
+        notes: Vec::new(),
     });
     Ok(steps)
 }
@@ -604,6 +612,7 @@ pub fn to_iri(input: &str, options: &ToIriOptions) -> Result<String, ConvertErro
 pub struct ToIriOptions {
     idna: bool,
     decode_all: bool,
+    decode_spoofable: bool,
 }
 
 impl Default for ToIriOptions {
@@ -611,6 +620,7 @@ impl Default for ToIriOptions {
         ToIriOptions {
             idna: true,
             decode_all: false,
+            decode_spoofable: false,
         }
     }
 }
@@ -647,6 +657,27 @@ impl ToIriOptions {
         self.decode_all = decode_all;
         self
     }
+
+    /// Step 7 keeps an `xn--` label in punycode when it fails the host
+    /// spoofing checks of [`crate::spoof::check_label`] (mixed scripts,
+    /// look-alikes of Latin or of digits, restricted characters, stacked
+    /// marks, misplaced kana), as browsers display it; the explanation is
+    /// in the step's [`Step::notes`]. With `true`, such a label is decoded
+    /// anyway (`iri to-iri --decode-spoofable`).
+    ///
+    /// ```
+    /// use iribis::{to_iri, ToIriOptions};
+    ///
+    /// let o = ToIriOptions::new();
+    /// assert_eq!(to_iri("http://xn--paypl-g9d.com/", &o)?, "http://xn--paypl-g9d.com/");
+    /// assert_eq!(to_iri("http://xn--paypl-g9d.com/", &o.decode_spoofable(true))?, "http://paypαl.com/");
+    /// assert_eq!(to_iri("http://xn--bcher-kva.de/", &o)?, "http://bücher.de/");
+    /// # Ok::<(), iribis::ConvertError>(())
+    /// ```
+    pub fn decode_spoofable(mut self, decode_spoofable: bool) -> Self {
+        self.decode_spoofable = decode_spoofable;
+        self
+    }
 }
 
 /// URI → IRI, with the string after each step of 3987bis §4.2 in the
@@ -681,6 +712,8 @@ fn convert_to_iri(
             .is_some_and(|s| crate::DNS_SCHEMES.contains(&s))
         && matches!(r.host(), Some(Host::RegName(_)));
     let decode_all = options.decode_all;
+    let spoof_check = !options.decode_spoofable;
+    let mut notes = Vec::new();
     let count = if steps { 7 } else { 1 };
     let mut texts: Vec<String> = (0..count)
         .map(|_| String::with_capacity(input.len()))
@@ -696,7 +729,12 @@ fn convert_to_iri(
                 t.push_str(piece);
             }
             if is_dns_host {
-                last[0].push_str(&to_unicode_labels(piece, decode_all));
+                last[0].push_str(&to_unicode_labels(
+                    piece,
+                    decode_all,
+                    spoof_check,
+                    &mut notes,
+                ));
             } else {
                 last[0].push_str(piece);
             }
@@ -719,13 +757,23 @@ fn convert_to_iri(
             });
             tail[0].push_str(&host);
             if is_dns_host {
-                tail[1].push_str(&to_unicode_labels(&host, decode_all));
+                tail[1].push_str(&to_unicode_labels(
+                    &host,
+                    decode_all,
+                    spoof_check,
+                    &mut notes,
+                ));
             } else {
                 tail[1].push_str(&host);
             }
         } else if is_dns_host {
             walk(piece, &keep, &mut |t| render(&mut host, &t, Stage::Final));
-            texts[0].push_str(&to_unicode_labels(&host, decode_all));
+            texts[0].push_str(&to_unicode_labels(
+                &host,
+                decode_all,
+                spoof_check,
+                &mut notes,
+            ));
         } else {
             let out = &mut texts[0];
             walk(piece, &keep, &mut |t| render(out, &t, Stage::Final));
@@ -777,14 +825,31 @@ fn convert_to_iri(
             label: (first + i + 1).to_string(),
             what: WHAT[first + i],
             text,
+            notes: if i + 1 == count {
+                std::mem::take(&mut notes)
+            } else {
+                Vec::new()
+            },
         })
         .collect())
 }
 
 /// Step 7: each `xn--` label through ToUnicode; a label that does not
 /// decode cleanly, or decodes to characters step 4 would keep encoded (not
-/// allowed in an `ireg-name`, or advised against by §5.1), stays as it is.
-fn to_unicode_labels(host: &str, decode_all: bool) -> String {
+/// allowed in an `ireg-name`, or advised against by §5.1), stays as it is,
+/// and so does one that fails the host spoofing checks when `spoof_check`
+/// (3987bis §10: as browsers display it), with a note saying why.
+fn to_unicode_labels(
+    host: &str,
+    decode_all: bool,
+    spoof_check: bool,
+    notes: &mut Vec<String>,
+) -> String {
+    // The top-level domain, for the whole-script confusables.
+    let tld = host
+        .rsplit('.')
+        .find(|l| !l.is_empty())
+        .map(|l| idna::domain_to_unicode(l).0);
     let mut out = String::with_capacity(host.len());
     for (i, label) in host.split('.').enumerate() {
         if i > 0 {
@@ -808,6 +873,16 @@ fn to_unicode_labels(host: &str, decode_all: bool) -> String {
                 before = Before::Other;
                 ok
             });
+        if clean && spoof_check {
+            if let Some(f) = crate::spoof::check_label(&u, tld.as_deref()).first() {
+                notes.push(format!(
+                    "{label} ({u}) kept in punycode, as browsers show it: {} ({}; --decode-spoofable decodes it)",
+                    f.message, f.code
+                ));
+                out.push_str(label);
+                continue;
+            }
+        }
         out.push_str(if clean { &u } else { label });
     }
     out

@@ -88,6 +88,7 @@ mod profile;
 mod render;
 mod resolve;
 mod rule;
+pub mod spoof;
 mod syntax;
 mod tree;
 mod unicode;

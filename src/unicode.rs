@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use icu_normalizer::ComposingNormalizerBorrowed;
+use icu_normalizer::{ComposingNormalizerBorrowed, DecomposingNormalizerBorrowed};
 use icu_properties::props::{GeneralCategory, GeneralCategoryGroup};
 use icu_properties::CodePointMapData;
 
@@ -18,6 +18,11 @@ pub(crate) use icu_properties::props::BidiClass;
 /// `s` in Normalization Form C.
 pub(crate) fn nfc(s: &str) -> Cow<'_, str> {
     ComposingNormalizerBorrowed::new_nfc().normalize(s)
+}
+
+/// `s` in Normalization Form D.
+pub(crate) fn nfd(s: &str) -> Cow<'_, str> {
+    DecomposingNormalizerBorrowed::new_nfd().normalize(s)
 }
 
 /// `s` in Normalization Form KC.
@@ -53,6 +58,7 @@ mod tests {
     fn the_data_answers() {
         assert_eq!(nfc("e\u{301}"), "é");
         assert_eq!(nfkc("Ａ"), "A");
+        assert_eq!(nfd("é"), "e\u{301}");
         assert!(is_nfc("é") && !is_nfc("e\u{301}"));
         assert!(is_nfkc("A") && !is_nfkc("Ａ"));
         assert!(is_combining_mark('\u{301}') && is_combining_mark('\u{903}'));

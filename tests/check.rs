@@ -53,14 +53,18 @@ fn options(profile: Profile) -> CheckOptions {
 fn every_code_is_triggered_and_not_triggered() {
     let examples = examples();
     for &code in Code::ALL {
+        // The look-alikes of protected domains need a list of them:
+        // tests/spoof.rs has their examples.
         assert!(
-            examples.iter().any(|e| e.code == code && e.expect),
+            examples.iter().any(|e| e.code == code && e.expect)
+                || code == Code::HostProtectedLookalike,
             "{code} has no example that triggers it"
         );
         assert!(
             examples.iter().any(|e| e.code == code && !e.expect)
                 || code == Code::JoinerCharacter
-                || code == Code::PrivateUseCharacter,
+                || code == Code::PrivateUseCharacter
+                || code == Code::HostProtectedLookalike,
             "{code} has no example that must not trigger it"
         );
     }
@@ -180,6 +184,7 @@ fn severities() {
             &CheckOptions {
                 profile: Profile::default(),
                 severities: s,
+                ..CheckOptions::default()
             },
         );
         (
@@ -211,6 +216,7 @@ fn severities() {
     let leiri = CheckOptions {
         profile: Profile::Leiri,
         severities: Severities::new(Preset::Leiri),
+        ..CheckOptions::default()
     };
     assert!(check("http://h/a b", &leiri).valid);
     assert!(!check("http://h/a b", &options(Profile::Leiri)).valid);
@@ -294,6 +300,7 @@ fn finds(input: &str, profile: Profile, preset: Preset, code: Code) -> bool {
     let options = CheckOptions {
         profile,
         severities: Severities::new(preset),
+        ..CheckOptions::default()
     };
     check(input, &options)
         .violations
@@ -463,6 +470,7 @@ fn bidi_formatting_is_leiri_only_under_leiris() {
         let options = CheckOptions {
             profile: Profile::Leiri,
             severities: Severities::new(Preset::Leiri),
+            ..CheckOptions::default()
         };
         assert!(check(&input, &options).valid, "{input:?}");
         // An IRI must not contain them (RFC 3987 §4.1).

@@ -7,6 +7,7 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
+use iribis::spoof::ProtectedDomains;
 use iribis::{
     check, escape_invisible, escape_line, CheckOptions, Code, Preset, Profile, Report, Severities,
     Severity,
@@ -34,6 +35,10 @@ pub(crate) struct Args {
     /// Report CODE as an error.
     #[arg(long, value_name = "CODE", value_parser = code_arg)]
     deny: Vec<Code>,
+    /// Report hosts that look like one of these domains (one per line,
+    /// `#` comments) without being it: HOST_PROTECTED_LOOKALIKE.
+    #[arg(long, value_name = "FILE")]
+    protected_domains: Option<PathBuf>,
     /// Print the explanation of CODE and exit.
     #[arg(long, value_name = "CODE", value_parser = code_arg)]
     explain: Option<Code>,
@@ -87,9 +92,23 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
             severities = severities.set(c, s);
         }
     }
+    let protected_domains = match &args.protected_domains {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            ProtectedDomains::parse(&text).map_err(|e| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{}: {e}", path.display()),
+                )
+            })?
+        }
+        None => ProtectedDomains::new(),
+    };
     let options = CheckOptions {
         profile: args.profile,
         severities,
+        protected_domains,
     };
     let color = !args.json && io::stdout().is_terminal();
     let source: Box<dyn Iterator<Item = io::Result<Line>>> = match &args.file {

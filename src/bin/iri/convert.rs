@@ -50,6 +50,11 @@ pub(crate) struct ToIriArgs {
     /// formatting characters stay encoded (RFC 3987 §4.1).
     #[arg(long)]
     decode_all: bool,
+    /// Decode xn-- labels that fail the host spoofing checks too (mixed
+    /// scripts, look-alikes; `iri check` names them): by default they stay
+    /// in punycode, as browsers show them, and --explain says why.
+    #[arg(long)]
+    decode_spoofable: bool,
     /// Print the string after each step of 3987bis §4.2.
     #[arg(long)]
     explain: bool,
@@ -107,7 +112,13 @@ fn run(
                     "steps".into(),
                     steps
                         .iter()
-                        .map(|s| json!({"step": s.label, "what": s.what, "text": s.text}))
+                        .map(|s| {
+                            let mut step = json!({"step": s.label, "what": s.what, "text": s.text});
+                            if !s.notes.is_empty() {
+                                step["notes"] = s.notes.clone().into();
+                            }
+                            step
+                        })
                         .collect(),
                 );
             }
@@ -117,12 +128,16 @@ fn run(
                 steps
                     .iter()
                     .map(|s| {
-                        format!(
+                        let mut out = format!(
                             "{:>5}. {}\n       ({})\n",
                             s.label,
                             escape_invisible(&s.text),
                             escape_invisible(s.what)
-                        )
+                        );
+                        for note in &s.notes {
+                            out.push_str(&format!("       note: {}\n", escape_invisible(note)));
+                        }
+                        out
                     })
                     .collect()
             } else {
@@ -156,7 +171,8 @@ pub(crate) fn run_to_uri(args: ToUriArgs) -> io::Result<Outcome> {
 pub(crate) fn run_to_iri(args: ToIriArgs) -> io::Result<Outcome> {
     let options = ToIriOptions::new()
         .idna(!args.no_idna)
-        .decode_all(args.decode_all);
+        .decode_all(args.decode_all)
+        .decode_spoofable(args.decode_spoofable);
     run(inputs(args.inputs), "iri", args.explain, args.json, |s| {
         if args.explain {
             iribis::to_iri_steps(s, &options)
@@ -172,5 +188,6 @@ fn result_step(text: String) -> Vec<Step> {
         label: String::new(),
         what: "",
         text,
+        notes: Vec::new(),
     }]
 }

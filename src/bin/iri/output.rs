@@ -141,6 +141,16 @@ impl Failure {
         })
     }
 
+    /// The character offset of the error.
+    pub(crate) fn char(&self) -> usize {
+        self.0.char
+    }
+
+    /// The message (raw: escape it for a terminal).
+    pub(crate) fn message(&self) -> &str {
+        &self.0.message
+    }
+
     /// The human report (terminal-safe), without a final newline.
     pub(crate) fn report(&self) -> String {
         match &self.0.report {
@@ -148,6 +158,21 @@ impl Failure {
             Report::Parse(e) => e.to_string(),
         }
     }
+}
+
+/// Buffered standard output, and whether to colour it: for `styled`
+/// output, when `--color` says so (by default, on a terminal, unless
+/// `NO_COLOR` is set; never into a pipe); never for JSON or SARIF.
+pub(crate) fn stdout(styled: bool) -> (BufWriter<Box<dyn Write>>, bool) {
+    let raw = io::stdout();
+    let color = styled && anstream::AutoStream::choice(&raw) != anstream::ColorChoice::Never;
+    let sink: Box<dyn Write> = if color {
+        // Translated to console calls where a console needs them.
+        Box::new(anstream::AutoStream::always(raw.lock()))
+    } else {
+        Box::new(raw.lock())
+    };
+    (BufWriter::with_capacity(64 * 1024, sink), color)
 }
 
 /// Runs `f`, turning a panic into the input's [`Failure`].
@@ -180,6 +205,20 @@ pub(crate) fn write_json_part(out: &mut impl Write, value: &Value) -> io::Result
     write_safe_json(out, &value.to_string())
 }
 
+/// Writes `value` as JSON, serialized straight from its borrowed fields,
+/// with its invisible characters as `\uXXXX` escapes.
+pub(crate) fn write_serialized(
+    out: &mut impl Write,
+    value: &impl serde::Serialize,
+) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(256);
+    serde_json::to_writer(&mut buf, value)?;
+    match std::str::from_utf8(&buf) {
+        Ok(text) => write_safe_json(out, text),
+        Err(_) => out.write_all(&buf),
+    }
+}
+
 /// Writes `text`, JSON, with its invisible characters as `\uXXXX` escapes.
 fn write_safe_json(out: &mut impl Write, text: &str) -> io::Result<()> {
     // serde_json escapes the C0 controls: only DEL and non-ASCII characters
@@ -198,6 +237,13 @@ fn write_safe_json(out: &mut impl Write, text: &str) -> io::Result<()> {
         }
     }
     out.write_all(safe.as_bytes())
+}
+
+/// Writes `failure`'s report to standard error, saying which input (line
+/// or argument) it is about.
+pub(crate) fn diagnose(number: usize, failure: &Failure) -> io::Result<()> {
+    let mut err = io::stderr().lock();
+    writeln!(err, "iri: line {number}: {}\n", failure.report())
 }
 
 /// One input's answer: its JSON fields (after the input and `valid`, before
@@ -245,20 +291,48 @@ pub(crate) struct Shape {
     pub(crate) valid: bool,
 }
 
+/// How human output shows an input's error.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Errors {
+    /// The report, on standard output in the answer's place.
+    Inline,
+    /// Plain output, one stdout line per input: an empty line for an
+    /// invalid input, whose report goes to standard error with its line
+    /// number (the transforms: `to-uri < in > out` keeps the lines aligned).
+    Stderr,
+}
+
 /// Answers every input with `each`, in order: the JSON object
 /// `{head..., input, ["valid"], fields..., "line"}` or the human report.
 /// An input that is not UTF-8 gets its error without `each` running; a
-/// panic in `each` becomes that input's error.
+/// panic in `each` becomes that input's error. The output is flushed
+/// whenever reading the next input may wait.
 pub(crate) fn answer_all(
     lines: impl Iterator<Item = io::Result<Line>>,
     json: bool,
     shape: &Shape,
+    each: impl FnMut(&str) -> Answer,
+) -> io::Result<Outcome> {
+    answer_each(lines, json, shape, Errors::Inline, each)
+}
+
+/// [`answer_all`], with human errors shown as `errors` says.
+pub(crate) fn answer_each(
+    lines: impl Iterator<Item = io::Result<Line>>,
+    json: bool,
+    shape: &Shape,
+    errors: Errors,
     mut each: impl FnMut(&str) -> Answer,
 ) -> io::Result<Outcome> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut outcome = Outcome::AllValid;
     for line in lines {
-        let Line { number, input } = line?;
+        let Line {
+            number,
+            input,
+            ready,
+            ..
+        } = line?;
         let (text, answer) = match input {
             Input::Text(t) => {
                 let answer = guarded(|| each(&t)).unwrap_or_else(Answer::failed);
@@ -291,12 +365,22 @@ pub(crate) fn answer_all(
             write_safe_json(&mut out, &String::from_utf8_lossy(&line))?;
             writeln!(out)?;
         } else if let Some(failure) = &answer.failure {
-            writeln!(out, "{}\n", failure.report())?;
+            if errors == Errors::Stderr {
+                writeln!(out)?;
+                // The report after the lines before it, in a terminal.
+                out.flush()?;
+                diagnose(number, failure)?;
+            } else {
+                writeln!(out, "{}\n", failure.report())?;
+            }
         } else {
             writeln!(out, "{}", answer.human)?;
         }
         if !answer.ok {
             outcome = Outcome::SomeInvalid;
+        }
+        if !ready {
+            out.flush()?;
         }
     }
     out.flush()?;

@@ -8,7 +8,7 @@ use iribis::{escape_controls, escape_invisible, Iri, IriRef, ResolveOptions};
 use serde_json::Map;
 
 use crate::inputs::inputs;
-use crate::output::{answer_all, Answer, Failure, Shape};
+use crate::output::{answer_each, Answer, Errors, Failure, Shape};
 use crate::Outcome;
 
 #[derive(clap::Args)]
@@ -59,10 +59,11 @@ pub(crate) fn run_resolve(args: ResolveArgs) -> io::Result<Outcome> {
         input: "ref",
         valid: false,
     };
-    answer_all(
+    answer_each(
         inputs(args.refs),
         args.json,
         &shape,
+        Errors::Stderr,
         |r| match IriRef::parse(r) {
             Ok(reference) => {
                 let resolved = base.resolve_with(&reference, &options);
@@ -87,33 +88,39 @@ pub(crate) fn run_relativize(args: RelativizeArgs) -> io::Result<Outcome> {
         input: "target",
         valid: false,
     };
-    answer_all(inputs(args.targets), args.json, &shape, |t| {
-        let target = match IriRef::parse(t).map(Iri::try_from) {
-            Ok(Ok(target)) => target,
-            Ok(Err(_)) => {
-                let message =
-                    "the target is a relative reference: resolve it first (iri resolve)".into();
-                let failure = Failure::at(t, 0, message, "scheme", "RFC 3986 §5.1")
-                    .expected(vec!["scheme".into()]);
-                return Answer::failed(failure);
+    answer_each(
+        inputs(args.targets),
+        args.json,
+        &shape,
+        Errors::Stderr,
+        |t| {
+            let target = match IriRef::parse(t).map(Iri::try_from) {
+                Ok(Ok(target)) => target,
+                Ok(Err(_)) => {
+                    let message =
+                        "the target is a relative reference: resolve it first (iri resolve)".into();
+                    let failure = Failure::at(t, 0, message, "scheme", "RFC 3986 §5.1")
+                        .expected(vec!["scheme".into()]);
+                    return Answer::failed(failure);
+                }
+                Err(e) => return Answer::failed(Failure::parse(e)),
+            };
+            match base.relativize(&target) {
+                Ok(r) => {
+                    let mut fields = Map::new();
+                    fields.insert("relative".into(), r.as_str().into());
+                    let human = if r.as_str().is_empty() {
+                        "\"\" (the empty reference)".to_owned()
+                    } else {
+                        escape_controls(r.as_str()).into_owned()
+                    };
+                    Answer::ok(fields, human)
+                }
+                Err(e) => {
+                    let at = target.path().as_ptr() as usize - t.as_ptr() as usize;
+                    Answer::failed(Failure::at(t, at, e.to_string(), "path", "RFC 3986 §5.2.4"))
+                }
             }
-            Err(e) => return Answer::failed(Failure::parse(e)),
-        };
-        match base.relativize(&target) {
-            Ok(r) => {
-                let mut fields = Map::new();
-                fields.insert("relative".into(), r.as_str().into());
-                let human = if r.as_str().is_empty() {
-                    "\"\" (the empty reference)".to_owned()
-                } else {
-                    escape_controls(r.as_str()).into_owned()
-                };
-                Answer::ok(fields, human)
-            }
-            Err(e) => {
-                let at = target.path().as_ptr() as usize - t.as_ptr() as usize;
-                Answer::failed(Failure::at(t, at, e.to_string(), "path", "RFC 3986 §5.2.4"))
-            }
-        }
-    })
+        },
+    )
 }

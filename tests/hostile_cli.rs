@@ -340,7 +340,10 @@ fn not_utf8_is_one_error_everywhere() {
             assert_eq!(lines.lines().count(), 3, "{what}: {lines}");
             assert_eq!(lines.lines().nth(1), Some(""), "{what}: {lines}");
             let err = String::from_utf8(o.stderr).unwrap();
-            assert!(err.starts_with("iri: line 2: error: not UTF-8"), "{what}: {err}");
+            assert!(
+                err.starts_with("iri: line 2: error: not UTF-8"),
+                "{what}: {err}"
+            );
             err
         };
         assert!(out.contains("not UTF-8 at byte 9"), "{what}: {out}");

@@ -16,7 +16,7 @@ mod tree;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Internationalized Resource Identifiers, by draft-ietf-iri-3987bis-13.
 #[derive(Parser)]
@@ -33,8 +33,11 @@ struct Cli {
 /// `--color`.
 #[derive(clap::ValueEnum, Clone, Copy)]
 enum Color {
+    /// On a terminal, unless NO_COLOR is set (or CLICOLOR_FORCE asks).
     Auto,
+    /// Always, even into a pipe.
     Always,
+    /// Never.
     Never,
 }
 
@@ -64,6 +67,14 @@ enum Command {
     /// The grammar lab: show, check, diff and transcribe grammars.
     #[command(subcommand)]
     Grammar(grammar::Command),
+    /// Print the completion script for a shell (bash, zsh, fish,
+    /// powershell, elvish).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), for `man -l -` or a man directory.
+    Man,
 }
 
 /// The outcome of a subcommand, turned into the exit status.
@@ -115,6 +126,18 @@ fn main() -> ExitCode {
         Command::Normalize(args) => normalize::run_normalize(args),
         Command::Compare(args) => normalize::run_compare(args),
         Command::Grammar(command) => grammar::run(command),
+        Command::Completions { shell } => {
+            let mut out = io::stdout().lock();
+            clap_complete::generate(shell, &mut Cli::command(), "iri", &mut out);
+            out.flush().map(|()| Outcome::AllValid)
+        }
+        Command::Man => {
+            let mut out = io::stdout().lock();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .and_then(|()| out.flush())
+                .map(|()| Outcome::AllValid)
+        }
     };
     match result {
         Ok(Outcome::AllValid) => ExitCode::SUCCESS,

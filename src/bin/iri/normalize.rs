@@ -49,7 +49,7 @@ pub(crate) fn run_normalize(args: NormalizeArgs) -> io::Result<Outcome> {
     let shape = Shape {
         head: Vec::new(),
         input: "input",
-        valid: false,
+        valid: true,
     };
     answer_each(
         inputs(args.inputs),

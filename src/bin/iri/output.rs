@@ -350,6 +350,10 @@ pub(crate) fn answer_each(
             let number = Value::from(number);
             pairs.extend(shape.head.iter().map(|(k, v)| (*k, v)));
             pairs.push((shape.input, &text));
+            // The input under the key every command has, too.
+            if shape.input != "input" {
+                pairs.push(("input", &text));
+            }
             if shape.valid {
                 pairs.push(("valid", &valid));
             }

@@ -239,6 +239,19 @@ fn write_safe_json(out: &mut impl Write, text: &str) -> io::Result<()> {
     out.write_all(safe.as_bytes())
 }
 
+/// The decimal digits of `n`, in `buf`.
+fn itoa(mut n: usize, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[i..];
+        }
+    }
+}
+
 /// Writes `failure`'s report to standard error, saying which input (line
 /// or argument) it is about.
 pub(crate) fn diagnose(number: usize, failure: &Failure) -> io::Result<()> {
@@ -251,6 +264,9 @@ pub(crate) fn diagnose(number: usize, failure: &Failure) -> io::Result<()> {
 /// whether it succeeded.
 pub(crate) struct Answer {
     pub(crate) fields: Map<String, Value>,
+    /// Fields serialized already, `"key":value` pairs joined by commas,
+    /// written after `fields`: the common path builds no `Value` per line.
+    pub(crate) serialized: Vec<u8>,
     pub(crate) human: String,
     pub(crate) ok: bool,
     /// The error, whose report is the human output (written only then).
@@ -264,6 +280,7 @@ impl Answer {
         fields.insert("error".into(), failure.json());
         Answer {
             fields,
+            serialized: Vec::new(),
             human: String::new(),
             ok: false,
             failure: Some(failure),
@@ -274,6 +291,28 @@ impl Answer {
     pub(crate) fn ok(fields: Map<String, Value>, human: String) -> Answer {
         Answer {
             fields,
+            serialized: Vec::new(),
+            human,
+            ok: true,
+            failure: None,
+        }
+    }
+
+    /// The answer for an input that succeeded, its fields those of
+    /// `fields` (a struct), serialized straight from its borrowed values.
+    pub(crate) fn ok_serialized(fields: &impl serde::Serialize, human: String) -> Answer {
+        let mut serialized = Vec::with_capacity(256);
+        // A struct serializes as an object: its pairs are what is inside
+        // the braces. Serializing borrowed strings cannot fail.
+        if serde_json::to_writer(&mut serialized, fields).is_ok() && serialized.len() >= 2 {
+            serialized.pop();
+            serialized.remove(0);
+        } else {
+            serialized.clear();
+        }
+        Answer {
+            fields: Map::new(),
+            serialized,
             human,
             ok: true,
             failure: None,
@@ -326,13 +365,15 @@ pub(crate) fn answer_each(
 ) -> io::Result<Outcome> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut outcome = Outcome::AllValid;
-    for line in lines {
+    let mut line = Vec::with_capacity(1024);
+    let mut digits = [0; 20];
+    for next in lines {
         let Line {
             number,
             input,
             ready,
             ..
-        } = line?;
+        } = next?;
         let (text, answer) = match input {
             Input::Text(t) => {
                 let answer = guarded(|| each(&t)).unwrap_or_else(Answer::failed);
@@ -341,33 +382,49 @@ pub(crate) fn answer_each(
             Input::NotUtf8(n) => (n.lossy(), Answer::failed(n.failure())),
         };
         if json {
-            // Written pair by pair: the answer's fields are not copied into
-            // a second map.
-            let mut line = Vec::with_capacity(256);
-            let mut pairs: Vec<(&str, &Value)> = Vec::with_capacity(answer.fields.len() + 4);
-            let text = Value::String(text);
-            let valid = Value::Bool(answer.ok);
-            let number = Value::from(number);
-            pairs.extend(shape.head.iter().map(|(k, v)| (*k, v)));
-            pairs.push((shape.input, &text));
+            // Written pair by pair into one reused buffer: the answer's
+            // fields are not copied into a second map.
+            line.clear();
+            line.push(b'{');
+            for (k, v) in &shape.head {
+                serde_json::to_writer(&mut line, k)?;
+                line.push(b':');
+                serde_json::to_writer(&mut line, v)?;
+                line.push(b',');
+            }
+            serde_json::to_writer(&mut line, shape.input)?;
+            line.push(b':');
+            serde_json::to_writer(&mut line, &text)?;
             // The input under the key every command has, too.
             if shape.input != "input" {
-                pairs.push(("input", &text));
+                line.extend_from_slice(b",\"input\":");
+                serde_json::to_writer(&mut line, &text)?;
             }
             if shape.valid {
-                pairs.push(("valid", &valid));
+                line.extend_from_slice(if answer.ok {
+                    b",\"valid\":true"
+                } else {
+                    b",\"valid\":false"
+                });
             }
-            pairs.extend(answer.fields.iter().map(|(k, v)| (k.as_str(), v)));
-            pairs.push(("line", &number));
-            for (i, (k, v)) in pairs.into_iter().enumerate() {
-                line.push(if i == 0 { b'{' } else { b',' });
+            for (k, v) in &answer.fields {
+                line.push(b',');
                 serde_json::to_writer(&mut line, k)?;
                 line.push(b':');
                 serde_json::to_writer(&mut line, v)?;
             }
-            line.extend_from_slice(b"}");
-            write_safe_json(&mut out, &String::from_utf8_lossy(&line))?;
-            writeln!(out)?;
+            if !answer.serialized.is_empty() {
+                line.push(b',');
+                line.extend_from_slice(&answer.serialized);
+            }
+            line.extend_from_slice(b",\"line\":");
+            line.extend_from_slice(itoa(number, &mut digits));
+            line.push(b'}');
+            match std::str::from_utf8(&line) {
+                Ok(json) => write_safe_json(&mut out, json)?,
+                Err(_) => out.write_all(&line)?,
+            }
+            out.write_all(b"\n")?;
         } else if let Some(failure) = &answer.failure {
             if errors == Errors::Stderr {
                 writeln!(out)?;

@@ -9,7 +9,6 @@
 //! terminal too and still valid JSON.
 
 use std::any::Any;
-use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 use std::panic::AssertUnwindSafe;
 
@@ -213,30 +212,52 @@ pub(crate) fn write_serialized(
 ) -> io::Result<()> {
     let mut buf = Vec::with_capacity(256);
     serde_json::to_writer(&mut buf, value)?;
-    match std::str::from_utf8(&buf) {
-        Ok(text) => write_safe_json(out, text),
-        Err(_) => out.write_all(&buf),
-    }
+    write_safe_json_bytes(out, &buf)
 }
 
 /// Writes `text`, JSON, with its invisible characters as `\uXXXX` escapes.
 fn write_safe_json(out: &mut impl Write, text: &str) -> io::Result<()> {
-    // serde_json escapes the C0 controls: only DEL and non-ASCII characters
-    // can be left to escape.
-    if text.bytes().all(|b| b < 0x7F) || !text.chars().any(is_invisible) {
-        return out.write_all(text.as_bytes());
-    }
-    let mut safe = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if is_invisible(c) {
-            for unit in c.encode_utf16(&mut [0; 2]) {
-                let _ = write!(safe, "\\u{unit:04x}");
+    write_safe_json_bytes(out, text.as_bytes())
+}
+
+/// Writes `json` (UTF-8 JSON), with its invisible characters as `\uXXXX`
+/// escapes, in one pass: runs without one are written as they are, and
+/// only the characters outside ASCII (and DEL) are looked at, since
+/// serde_json escapes the C0 controls. Octets that are not UTF-8 are
+/// written as they are.
+fn write_safe_json_bytes(out: &mut impl Write, json: &[u8]) -> io::Result<()> {
+    let mut start = 0;
+    let mut i = 0;
+    while i < json.len() {
+        let b = json[i];
+        if b < 0x7F {
+            i += 1;
+            continue;
+        }
+        let len = match b {
+            0xF0.. => 4,
+            0xE0.. => 3,
+            0xC0.. => 2,
+            _ => 1,
+        };
+        let c = json
+            .get(i..i + len)
+            .and_then(|s| std::str::from_utf8(s).ok())
+            .and_then(|s| s.chars().next());
+        match c {
+            Some(c) if is_invisible(c) => {
+                out.write_all(&json[start..i])?;
+                for unit in c.encode_utf16(&mut [0; 2]) {
+                    write!(out, "\\u{unit:04x}")?;
+                }
+                i += len;
+                start = i;
             }
-        } else {
-            safe.push(c);
+            Some(_) => i += len,
+            None => i += 1,
         }
     }
-    out.write_all(safe.as_bytes())
+    out.write_all(&json[start..])
 }
 
 /// The decimal digits of `n`, in `buf`.
@@ -420,10 +441,7 @@ pub(crate) fn answer_each(
             line.extend_from_slice(b",\"line\":");
             line.extend_from_slice(itoa(number, &mut digits));
             line.push(b'}');
-            match std::str::from_utf8(&line) {
-                Ok(json) => write_safe_json(&mut out, json)?,
-                Err(_) => out.write_all(&line)?,
-            }
+            write_safe_json_bytes(&mut out, &line)?;
             out.write_all(b"\n")?;
         } else if let Some(failure) = &answer.failure {
             if errors == Errors::Stderr {

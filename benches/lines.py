@@ -4,16 +4,19 @@
 Builds `iri` in release mode, writes N lines (the two corpora of
 benches/data/ repeated, in order) to a temporary file, and times
 
+    floor < FILE                     (benches/floor.rs: each line written back
+                                      as a JSON string, nothing parsed)
     iri check --json --file FILE     (the checker, on every core it may use)
     iri check --json < FILE          (the same, standard input)
     iri to-uri --json < FILE
     iri parse --json < FILE
 
 with output to /dev/null, each run three times (the best is kept), at N
-and at N/4: the peak memory (maximum resident set size) should not grow
+and at N/4 (with `--cores 1`, each pinned to one core with taskset); the
+last column is the time over the floor's. The peak memory (maximum resident set size) should not grow
 with N, as `iri` streams its input in batches. Prints a Markdown table.
 
-Usage: python3 benches/lines.py [N]   (default 1,000,000)
+Usage: python3 benches/lines.py [N] [--cores 1]   (default 1,000,000)
 """
 import os
 import subprocess
@@ -53,7 +56,7 @@ def hwm_kib(pid):
     return 0
 
 
-def run(argv, stdin_path):
+def run(argv, stdin_path, program):
     """Wall time and peak RSS (MiB) of one run. The peak is VmHWM from
     /proc, read every 5 ms until the process exits: the rusage of
     wait4 would also count this script's memory, shared with the child
@@ -68,7 +71,7 @@ def run(argv, stdin_path):
                 exe = os.readlink(f"/proc/{proc.pid}/exe")
             except OSError:  # it has just exited
                 exe = None
-            if exe == os.path.realpath(argv[0]):
+            if exe == os.path.realpath(program):
                 peak = max(peak, hwm_kib(proc.pid))
             time.sleep(0.005)
         elapsed = time.perf_counter() - start
@@ -78,30 +81,42 @@ def run(argv, stdin_path):
 
 
 def main():
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+    args = [a for a in sys.argv[1:] if a != "--cores" and a != "1"]
+    one_core = "--cores" in sys.argv
+    n = int(args[0]) if args else 1_000_000
     subprocess.run(
         ["cargo", "build", "--release", "--quiet", "--bin", "iri"], cwd=ROOT, check=True
     )
     iri = os.path.join(ROOT, "target", "release", "iri")
+    floor = os.path.join(ROOT, "target", "floor")
+    subprocess.run(
+        ["rustc", "-O", "--edition", "2021", os.path.join(HERE, "floor.rs"), "-o", floor],
+        check=True,
+    )
+    pin = ["taskset", "-c", str(min(os.sched_getaffinity(0)))] if one_core else []
     print(f"`iri` on {n:,} lines (and on {n // 4:,}, for the memory), best time and highest peak of 3 runs; "
           f"{len(os.sched_getaffinity(0))} of the machine's {os.cpu_count()} cores.\n")
-    print("| command | lines | seconds | lines/s | peak RSS (MiB) |")
-    print("|---|---:|---:|---:|---:|")
+    print("| command | lines | seconds | lines/s | peak RSS (MiB) | × floor |")
+    print("|---|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         for count in [n, n // 4]:
             path = os.path.join(tmp, f"{count}.txt")
             write_lines(path, count)
             commands = [
+                ("floor", [floor], path),
                 ("check --json --file", [iri, "check", "--json", "--file", path], None),
                 ("check --json (stdin)", [iri, "check", "--json"], path),
                 ("to-uri --json", [iri, "to-uri", "--json"], path),
                 ("parse --json", [iri, "parse", "--json"], path),
             ]
+            base = None
             for label, argv, stdin in commands:
-                runs = [run(argv, stdin) for _ in range(3)]
+                runs = [run(pin + argv, stdin, argv[0]) for _ in range(3)]
                 secs = min(t for t, _ in runs)
                 rss = max(m for _, m in runs)
-                print(f"| `iri {label}` | {count:,} | {secs:.2f} | {count / secs:,.0f} | {rss:.1f} |")
+                base = base or secs
+                name = label if label == "floor" else f"iri {label}"
+                print(f"| `{name}` | {count:,} | {secs:.2f} | {count / secs:,.0f} | {rss:.1f} | {secs / base:.1f} |")
 
 
 main()

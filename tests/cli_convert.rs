@@ -14,7 +14,7 @@ fn to_uri() {
     let lines = json(&o);
     assert_eq!(
         lines[0],
-        serde_json::json!({"input": "http://résumé.example.org/ü", "uri": "http://r%C3%A9sum%C3%A9.example.org/%C3%BC", "line": 1})
+        serde_json::json!({"input": "http://résumé.example.org/ü", "valid": true, "uri": "http://r%C3%A9sum%C3%A9.example.org/%C3%BC", "line": 1})
     );
     assert_eq!(lines[1]["error"]["byte"], 1);
     let o = iri(

@@ -28,8 +28,14 @@ fn resolve() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     let lines = json(&o);
-    assert_eq!(keys(&lines[0]), ["base", "ref", "resolved", "line"]);
-    assert_eq!(keys(&lines[1]), ["base", "ref", "error", "line"]);
+    assert_eq!(
+        keys(&lines[0]),
+        ["base", "ref", "input", "valid", "resolved", "line"]
+    );
+    assert_eq!(
+        keys(&lines[1]),
+        ["base", "ref", "input", "valid", "error", "line"]
+    );
     assert_eq!(lines[0]["resolved"], "http://a/b/g");
     assert_eq!(lines[1]["error"]["byte"], 1);
     let o = iri(&["resolve", "--base", "http://a/b", "--non-strict", "http:g"]);
@@ -54,11 +60,17 @@ fn relativize() {
     ]);
     assert_eq!(o.status.code(), Some(0));
     let lines = json(&o);
-    assert_eq!(keys(&lines[0]), ["base", "target", "relative", "line"]);
+    assert_eq!(
+        keys(&lines[0]),
+        ["base", "target", "input", "valid", "relative", "line"]
+    );
     assert_eq!(lines[0]["relative"], "d?x");
     // Dot segments: the answer reaches the target without them, which is
     // where the target itself resolves (RFC 3986 §5.2.2).
-    assert_eq!(keys(&lines[1]), ["base", "target", "relative", "line"]);
+    assert_eq!(
+        keys(&lines[1]),
+        ["base", "target", "input", "valid", "relative", "line"]
+    );
     assert_eq!(lines[1]["relative"], "/x");
     // Another scheme: the target itself, which resolves to itself.
     assert_eq!(lines[2]["relative"], "a:/.//");
@@ -76,7 +88,7 @@ fn normalize() {
     let o = iri(&["normalize", "--json", "HTTP://A/%7e/./b"]);
     assert_eq!(o.status.code(), Some(0));
     let lines = json(&o);
-    assert_eq!(keys(&lines[0]), ["input", "normalized", "line"]);
+    assert_eq!(keys(&lines[0]), ["input", "valid", "normalized", "line"]);
     assert_eq!(lines[0]["normalized"], "http://a/~/b");
     let o = iri(&["normalize", "--level", "scheme", "http://h:80"]);
     assert_eq!(String::from_utf8_lossy(&o.stdout), "http://h/\n");

@@ -1,12 +1,16 @@
 //! `iri check`: findings per input, as diagnostics or JSON Lines, in input
-//! order; batches of lines are checked on every core.
+//! order, or as a SARIF log; batches of lines are checked on every core.
+
+mod sarif;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 
+use anstyle::{AnsiColor, Style};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use iribis::spoof::ProtectedDomains;
 use iribis::{
     check, escape_invisible, escape_line, CheckOptions, Code, Preset, Profile, Report, Severities,
@@ -17,6 +21,17 @@ use serde_json::json;
 use crate::inputs::{inputs, Input, Line, Preprocess};
 use crate::output::{guarded, write_json, write_json_part, Failure};
 use crate::Outcome;
+
+/// The output format of `iri check`.
+#[derive(clap::ValueEnum, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// Diagnostics for a person, with a window of the input per finding.
+    Human,
+    /// One JSON object per input, one per line (as --json).
+    Json,
+    /// A SARIF 2.1.0 log: one rule per code, one result per finding.
+    Sarif,
+}
 
 #[derive(clap::Args)]
 pub(crate) struct Args {
@@ -42,9 +57,16 @@ pub(crate) struct Args {
     /// Print the explanation of CODE and exit.
     #[arg(long, value_name = "CODE", value_parser = code_arg)]
     explain: Option<Code>,
-    /// One JSON object per input, one per line.
-    #[arg(long)]
+    /// One JSON object per input, one per line (--format json).
+    #[arg(long, conflicts_with = "format")]
     json: bool,
+    /// The output: human, json (one object per input per line) or sarif
+    /// (a SARIF 2.1.0 log for CI systems).
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    /// Report only the inputs that are not valid.
+    #[arg(long)]
+    only_invalid: bool,
     /// Read the inputs from this file, one per line.
     #[arg(long, value_name = "PATH", conflicts_with = "inputs")]
     file: Option<PathBuf>,
@@ -69,8 +91,8 @@ fn code_arg(name: &str) -> Result<Code, String> {
 const BATCH: usize = 8192;
 
 pub(crate) fn run(args: Args) -> io::Result<Outcome> {
-    let mut out = BufWriter::new(io::stdout().lock());
     if let Some(code) = args.explain {
+        let mut out = io::stdout().lock();
         writeln!(
             out,
             "{}  (default severity: {}; {})\n\n{}",
@@ -110,49 +132,31 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
         severities,
         protected_domains,
     };
-    let color = !args.json && io::stdout().is_terminal();
-    let source: Box<dyn Iterator<Item = io::Result<Line>>> = match &args.file {
-        Some(path) => Box::new(file_lines(path)?),
-        None => Box::new(inputs(args.inputs)),
+    let format = if args.json { Format::Json } else { args.format };
+    let (source, artifact, progress): (Box<dyn Iterator<Item = io::Result<Line>>>, _, _) =
+        match &args.file {
+            Some(path) => {
+                let (lines, progress) = file_lines(path)?;
+                (Box::new(lines), sarif::artifact_uri(path), progress)
+            }
+            None if args.inputs.is_empty() => (inputs(args.inputs), "stdin".to_owned(), None),
+            None => (inputs(args.inputs), "argv".to_owned(), None),
+        };
+    let lines = args.preprocess.apply(source);
+    let (out, color) = crate::output::stdout(format == Format::Human);
+    let mut writer = Writer {
+        out,
+        format,
+        color,
+        only_invalid: args.only_invalid,
+        artifact,
+        results: 0,
     };
-    let mut lines = args.preprocess.apply(source);
-    let mut summary = Summary::default();
-    loop {
-        let mut batch = Vec::with_capacity(BATCH);
-        for line in lines.by_ref().take(BATCH) {
-            batch.push(line?);
-        }
-        if batch.is_empty() {
-            break;
-        }
-        for (line, answer) in batch.iter().zip(check_all(&batch, &options)) {
-            let Line { number, input } = line;
-            let lossy;
-            let text = match input {
-                Input::Text(t) => t.as_str(),
-                Input::NotUtf8(n) => {
-                    lossy = n.lossy();
-                    lossy.as_str()
-                }
-            };
-            match &answer {
-                Ok(report) => summary.add(report),
-                Err(_) => summary.add_failure(),
-            }
-            if args.json {
-                write_json_line(&mut out, *number, text, &answer)?;
-            } else {
-                match &answer {
-                    Ok(report) => write_human(&mut out, text, report, color)?,
-                    Err(failure) => writeln!(out, "{}\n", failure.report())?,
-                }
-            }
-        }
+    let summary = check_lines(lines, &options, &mut writer, progress.as_ref())?;
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
     }
-    if !args.json && summary.inputs > 1 {
-        summary.write(&mut out)?;
-    }
-    out.flush()?;
+    writer.finish(&summary)?;
     Ok(if summary.invalid == 0 {
         Outcome::AllValid
     } else {
@@ -160,11 +164,124 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     })
 }
 
-/// The lines of a file, terminators removed as for standard input.
-fn file_lines(path: &PathBuf) -> io::Result<impl Iterator<Item = io::Result<Line>>> {
+/// Checks every line and writes each answer, in input order. Lines are
+/// checked in batches on all cores; a batch ends where reading the next
+/// line may wait, so that no answer that is ready is held back.
+fn check_lines(
+    mut lines: impl Iterator<Item = io::Result<Line>>,
+    options: &CheckOptions,
+    writer: &mut Writer,
+    progress: Option<&ProgressBar>,
+) -> io::Result<Summary> {
+    let mut summary = Summary::default();
+    if writer.format == Format::Sarif {
+        sarif::write_head(&mut writer.out)?;
+    }
+    loop {
+        let mut batch = Vec::with_capacity(BATCH);
+        for line in lines.by_ref() {
+            let line = line?;
+            let ready = line.ready;
+            batch.push(line);
+            if !ready || batch.len() == BATCH {
+                break;
+            }
+        }
+        let Some(last) = batch.last() else { break };
+        let wait = !last.ready;
+        for (line, answer) in batch.iter().zip(check_all(&batch, options)) {
+            match &answer {
+                Ok(report) => summary.add(report),
+                Err(_) => summary.add_failure(),
+            }
+            if let Some(bar) = progress {
+                bar.inc(line.bytes as u64);
+            }
+            writer.write(line, &answer)?;
+        }
+        if wait {
+            writer.out.flush()?;
+        }
+    }
+    Ok(summary)
+}
+
+/// Where and how answers are written.
+struct Writer {
+    out: BufWriter<Box<dyn Write>>,
+    format: Format,
+    color: bool,
+    only_invalid: bool,
+    /// The SARIF artifact URI of the inputs: the file, `stdin` or `argv`.
+    artifact: String,
+    /// The SARIF results written so far.
+    results: usize,
+}
+
+impl Writer {
+    fn write(&mut self, line: &Line, answer: &Result<Report, Failure>) -> io::Result<()> {
+        let valid = matches!(answer, Ok(r) if r.valid);
+        if valid && self.only_invalid {
+            return Ok(());
+        }
+        let lossy;
+        let text = match &line.input {
+            Input::Text(t) => t.as_str(),
+            Input::NotUtf8(n) => {
+                lossy = n.lossy();
+                lossy.as_str()
+            }
+        };
+        match (self.format, answer) {
+            (Format::Json, _) => write_json_line(&mut self.out, line.number, text, answer),
+            (Format::Human, Ok(report)) => write_human(&mut self.out, text, report, self.color),
+            (Format::Human, Err(failure)) => writeln!(self.out, "{}\n", failure.report()),
+            (Format::Sarif, _) => {
+                let place = sarif::Place {
+                    uri: &self.artifact,
+                    line: line.number,
+                    column: 1,
+                };
+                self.results += sarif::write_results(&mut self.out, &place, answer, self.results)?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Ends the output: the summary of a human report (with more than one
+    /// input), the end of a SARIF log.
+    fn finish(mut self, summary: &Summary) -> io::Result<()> {
+        match self.format {
+            Format::Human if summary.inputs > 1 => summary.write(&mut self.out)?,
+            Format::Sarif => sarif::write_tail(&mut self.out)?,
+            _ => {}
+        }
+        self.out.flush()
+    }
+}
+
+/// The lines of a file, terminators removed as for standard input, and a
+/// progress bar over its bytes when standard error is a terminal.
+fn file_lines(
+    path: &PathBuf,
+) -> io::Result<(impl Iterator<Item = io::Result<Line>>, Option<ProgressBar>)> {
     let file = File::open(path)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-    Ok(crate::inputs::lines(BufReader::new(file)))
+    let meta = file.metadata().ok();
+    let regular = meta.as_ref().is_some_and(|m| m.is_file());
+    let progress = match meta {
+        Some(m) if regular && io::stderr().is_terminal() => {
+            let bar = ProgressBar::with_draw_target(Some(m.len()), ProgressDrawTarget::stderr());
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:40} {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)",
+            ) {
+                bar.set_style(style);
+            }
+            Some(bar)
+        }
+        _ => None,
+    };
+    Ok((crate::inputs::lines(file, regular), progress))
 }
 
 /// The report of one input, or its error (not UTF-8, or a panic).
@@ -240,27 +357,29 @@ fn write_json_line(
 }
 
 fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) -> io::Result<()> {
-    let paint = |s: &str, code: &str| {
+    let paint = |s: &str, style: Style| {
         if color {
-            format!("\x1b[{code}m{s}\x1b[0m")
+            format!("{style}{s}{style:#}")
         } else {
             s.to_owned()
         }
     };
     let verdict = if report.valid {
-        paint("valid", "32")
+        paint("valid", AnsiColor::Green.on_default())
     } else {
-        paint("invalid", "31")
+        paint("invalid", AnsiColor::Red.on_default())
     };
     // The input once, escaped and embedded like the windows below (RFC 3987
     // §4.1); each finding then shows a window of it.
     writeln!(out, "{}: {verdict}", escape_line(input))?;
     for v in &report.violations {
         let tint = match v.severity {
-            Severity::Error => "1;31",
-            Severity::Warning => "1;33",
-            _ => "1;36",
-        };
+            Severity::Error => AnsiColor::Red,
+            Severity::Warning => AnsiColor::Yellow,
+            _ => AnsiColor::Cyan,
+        }
+        .on_default()
+        .bold();
         let label = paint(&format!("{}[{}]", v.severity.name(), v.code.name()), tint);
         writeln!(out, "{label}: {}", escape_invisible(&v.message))?;
         writeln!(

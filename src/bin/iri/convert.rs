@@ -11,7 +11,7 @@ use iribis::{
 use serde_json::{json, Map};
 
 use crate::inputs::{inputs, Line, Preprocess};
-use crate::output::{answer_all, Answer, Failure, Shape};
+use crate::output::{answer_each, Answer, Errors, Failure, Shape};
 use crate::Outcome;
 
 #[derive(clap::Args)]
@@ -100,9 +100,15 @@ fn run(
     let shape = Shape {
         head: Vec::new(),
         input: "input",
-        valid: false,
+        valid: true,
     };
-    answer_all(given, json, &shape, |text| match steps(text) {
+    // Plain results one per line; with --explain, the report in place.
+    let errors = if explain {
+        Errors::Inline
+    } else {
+        Errors::Stderr
+    };
+    answer_each(given, json, &shape, errors, |text| match steps(text) {
         Ok(steps) => {
             let result = steps.last().map_or("", |s| s.text.as_str());
             let mut fields = Map::new();

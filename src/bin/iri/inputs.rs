@@ -2,7 +2,7 @@
 //! (or of a file), each with its line number.
 
 use std::ffi::OsString;
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, BufReader, Read};
 
 use crate::output::Failure;
 
@@ -12,6 +12,13 @@ pub(crate) struct Line {
     /// for arguments, the 1-based position of the argument.
     pub(crate) number: usize,
     pub(crate) input: Input,
+    /// Whether the next input can be read without waiting: false when
+    /// reading it may block (a pipe or terminal whose data so far has all
+    /// been read), so that the answers so far must be flushed first.
+    pub(crate) ready: bool,
+    /// The bytes it took in the input, terminator included (0 for an
+    /// argument): the progress of a file.
+    pub(crate) bytes: usize,
 }
 
 /// One input: its text, or its bytes when they are not UTF-8.
@@ -105,22 +112,47 @@ pub(crate) fn inputs(args: Vec<OsString>) -> Box<dyn Iterator<Item = io::Result<
             Ok(Line {
                 number: i + 1,
                 input: Input::from(a),
+                ready: true,
+                bytes: 0,
             })
         }));
     }
-    Box::new(lines(io::stdin().lock()))
+    Box::new(lines(io::stdin().lock(), stdin_is_file()))
+}
+
+/// Whether standard input is a regular file, which never makes a read wait.
+#[cfg(unix)]
+pub(crate) fn stdin_is_file() -> bool {
+    use std::os::fd::AsFd;
+    io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(std::fs::File::from)
+        .and_then(|f| f.metadata())
+        .is_ok_and(|m| m.is_file())
+}
+
+/// Whether standard input is a regular file: not known here, so treated as
+/// a stream that may block.
+#[cfg(not(unix))]
+pub(crate) fn stdin_is_file() -> bool {
+    false
 }
 
 /// Each line of `reader` as one input, with only its terminator ("\n" or
-/// "\r\n") removed.
-pub(crate) fn lines(mut reader: impl BufRead) -> impl Iterator<Item = io::Result<Line>> {
+/// "\r\n") removed. Unless `regular` (a regular file, where a read never
+/// waits), a line is `ready` only when the next complete line is already
+/// buffered: otherwise reading it may block, and the answers so far are
+/// flushed first (`tail -f log | iri check` answers each line at once).
+pub(crate) fn lines(reader: impl Read, regular: bool) -> impl Iterator<Item = io::Result<Line>> {
+    let mut reader = BufReader::with_capacity(64 * 1024, reader);
     let mut buf = Vec::new();
     let mut number = 0;
     std::iter::from_fn(move || {
         buf.clear();
         match reader.read_until(b'\n', &mut buf) {
             Ok(0) => None,
-            Ok(_) => {
+            Ok(bytes) => {
                 if buf.last() == Some(&b'\n') {
                     buf.pop();
                     if buf.last() == Some(&b'\r') {
@@ -128,9 +160,12 @@ pub(crate) fn lines(mut reader: impl BufRead) -> impl Iterator<Item = io::Result
                     }
                 }
                 number += 1;
+                let ready = regular || reader.buffer().contains(&b'\n');
                 Some(Ok(Line {
                     number,
                     input: Input::from(std::mem::take(&mut buf)),
+                    ready,
+                    bytes,
                 }))
             }
             Err(e) => Some(Err(e)),
@@ -175,18 +210,24 @@ impl Preprocess {
                     Ok(Line {
                         number,
                         input: Input::Text(t),
+                        ready,
+                        bytes,
                     }),
                 ) => {
                     let mut parts = iribis::preprocess(&t, spaces);
                     if parts.is_empty() {
                         parts.push(String::new());
                     }
+                    let last = parts.len() - 1;
                     parts
                         .into_iter()
-                        .map(|s| {
+                        .enumerate()
+                        .map(|(i, s)| {
                             Ok(Line {
                                 number,
                                 input: Input::Text(s),
+                                ready: ready || i < last,
+                                bytes: if i == last { bytes } else { 0 },
                             })
                         })
                         .collect()

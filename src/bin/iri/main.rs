@@ -16,14 +16,29 @@ mod tree;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Internationalized Resource Identifiers, by draft-ietf-iri-3987bis-13.
 #[derive(Parser)]
 #[command(name = "iri", version, about)]
 struct Cli {
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always or
+    /// never.
+    #[arg(long, global = true, value_enum, default_value = "auto")]
+    color: Color,
     #[command(subcommand)]
     command: Command,
+}
+
+/// `--color`.
+#[derive(clap::ValueEnum, Clone, Copy)]
+enum Color {
+    /// On a terminal, unless NO_COLOR is set (or CLICOLOR_FORCE asks).
+    Auto,
+    /// Always, even into a pipe.
+    Always,
+    /// Never.
+    Never,
 }
 
 #[derive(Subcommand)]
@@ -52,6 +67,14 @@ enum Command {
     /// The grammar lab: show, check, diff and transcribe grammars.
     #[command(subcommand)]
     Grammar(grammar::Command),
+    /// Print the completion script for a shell (bash, zsh, fish,
+    /// powershell, elvish).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), for `man -l -` or a man directory.
+    Man,
 }
 
 /// The outcome of a subcommand, turned into the exit status.
@@ -87,6 +110,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
+    anstream::ColorChoice::write_global(match cli.color {
+        Color::Auto => anstream::ColorChoice::Auto,
+        Color::Always => anstream::ColorChoice::Always,
+        Color::Never => anstream::ColorChoice::Never,
+    });
     let result = match cli.command {
         Command::Parse(args) => parse::run(args),
         Command::Tree(args) => tree::run(args),
@@ -98,6 +126,18 @@ fn main() -> ExitCode {
         Command::Normalize(args) => normalize::run_normalize(args),
         Command::Compare(args) => normalize::run_compare(args),
         Command::Grammar(command) => grammar::run(command),
+        Command::Completions { shell } => {
+            let mut out = io::stdout().lock();
+            clap_complete::generate(shell, &mut Cli::command(), "iri", &mut out);
+            out.flush().map(|()| Outcome::AllValid)
+        }
+        Command::Man => {
+            let mut out = io::stdout().lock();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .and_then(|()| out.flush())
+                .map(|()| Outcome::AllValid)
+        }
     };
     match result {
         Ok(Outcome::AllValid) => ExitCode::SUCCESS,

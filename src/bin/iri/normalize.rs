@@ -8,7 +8,7 @@ use iribis::{compare, escape_controls, Component, IriRef, Level};
 use serde_json::{json, Map, Value};
 
 use crate::inputs::inputs;
-use crate::output::{answer_all, write_json, Answer, Failure, Shape};
+use crate::output::{answer_each, write_json, Answer, Errors, Failure, Shape};
 use crate::Outcome;
 
 #[derive(clap::Args)]
@@ -50,42 +50,48 @@ pub(crate) fn run_normalize(args: NormalizeArgs) -> io::Result<Outcome> {
     let shape = Shape {
         head: Vec::new(),
         input: "input",
-        valid: false,
+        valid: true,
     };
-    answer_all(inputs(args.inputs), args.json, &shape, |text| {
-        let result = IriRef::parse(text)
-            .map_err(Failure::parse)
-            .and_then(|r| {
-                if args.nfc {
-                    r.to_nfc().map_err(|e| {
-                        let at = component_start(&r, e.component());
-                        Failure::at(
-                            text,
-                            at,
-                            e.to_string(),
-                            e.component().name(),
-                            "3987bis §8.5",
-                        )
-                    })
-                } else {
-                    Ok(r.into_owned())
+    answer_each(
+        inputs(args.inputs),
+        args.json,
+        &shape,
+        Errors::Stderr,
+        |text| {
+            let result = IriRef::parse(text)
+                .map_err(Failure::parse)
+                .and_then(|r| {
+                    if args.nfc {
+                        r.to_nfc().map_err(|e| {
+                            let at = component_start(&r, e.component());
+                            Failure::at(
+                                text,
+                                at,
+                                e.to_string(),
+                                e.component().name(),
+                                "3987bis §8.5",
+                            )
+                        })
+                    } else {
+                        Ok(r.into_owned())
+                    }
+                })
+                .map(|r| r.normalize_with(args.level));
+            match result {
+                Ok(n) => {
+                    let mut fields = Map::new();
+                    fields.insert("normalized".into(), n.as_str().into());
+                    let human = if args.json {
+                        String::new()
+                    } else {
+                        escape_controls(n.as_str()).into_owned()
+                    };
+                    Answer::ok(fields, human)
                 }
-            })
-            .map(|r| r.normalize_with(args.level));
-        match result {
-            Ok(n) => {
-                let mut fields = Map::new();
-                fields.insert("normalized".into(), n.as_str().into());
-                let human = if args.json {
-                    String::new()
-                } else {
-                    escape_controls(n.as_str()).into_owned()
-                };
-                Answer::ok(fields, human)
+                Err(f) => Answer::failed(f),
             }
-            Err(f) => Answer::failed(f),
-        }
-    })
+        },
+    )
 }
 
 /// The byte offset where `component` of `r` starts (0 when it has none).

@@ -9,7 +9,6 @@
 //! terminal too and still valid JSON.
 
 use std::any::Any;
-use std::fmt::Write as _;
 use std::io::{self, BufWriter, Write};
 use std::panic::AssertUnwindSafe;
 
@@ -141,6 +140,16 @@ impl Failure {
         })
     }
 
+    /// The character offset of the error.
+    pub(crate) fn char(&self) -> usize {
+        self.0.char
+    }
+
+    /// The message (raw: escape it for a terminal).
+    pub(crate) fn message(&self) -> &str {
+        &self.0.message
+    }
+
     /// The human report (terminal-safe), without a final newline.
     pub(crate) fn report(&self) -> String {
         match &self.0.report {
@@ -148,6 +157,21 @@ impl Failure {
             Report::Parse(e) => e.to_string(),
         }
     }
+}
+
+/// Buffered standard output, and whether to colour it: for `styled`
+/// output, when `--color` says so (by default, on a terminal, unless
+/// `NO_COLOR` is set; never into a pipe); never for JSON or SARIF.
+pub(crate) fn stdout(styled: bool) -> (BufWriter<Box<dyn Write>>, bool) {
+    let raw = io::stdout();
+    let color = styled && anstream::AutoStream::choice(&raw) != anstream::ColorChoice::Never;
+    let sink: Box<dyn Write> = if color {
+        // Translated to console calls where a console needs them.
+        Box::new(anstream::AutoStream::always(raw.lock()))
+    } else {
+        Box::new(raw.lock())
+    };
+    (BufWriter::with_capacity(64 * 1024, sink), color)
 }
 
 /// Runs `f`, turning a panic into the input's [`Failure`].
@@ -180,24 +204,80 @@ pub(crate) fn write_json_part(out: &mut impl Write, value: &Value) -> io::Result
     write_safe_json(out, &value.to_string())
 }
 
+/// Writes `value` as JSON, serialized straight from its borrowed fields,
+/// with its invisible characters as `\uXXXX` escapes.
+pub(crate) fn write_serialized(
+    out: &mut impl Write,
+    value: &impl serde::Serialize,
+) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(256);
+    serde_json::to_writer(&mut buf, value)?;
+    write_safe_json_bytes(out, &buf)
+}
+
 /// Writes `text`, JSON, with its invisible characters as `\uXXXX` escapes.
 fn write_safe_json(out: &mut impl Write, text: &str) -> io::Result<()> {
-    // serde_json escapes the C0 controls: only DEL and non-ASCII characters
-    // can be left to escape.
-    if text.bytes().all(|b| b < 0x7F) || !text.chars().any(is_invisible) {
-        return out.write_all(text.as_bytes());
-    }
-    let mut safe = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if is_invisible(c) {
-            for unit in c.encode_utf16(&mut [0; 2]) {
-                let _ = write!(safe, "\\u{unit:04x}");
+    write_safe_json_bytes(out, text.as_bytes())
+}
+
+/// Writes `json` (UTF-8 JSON), with its invisible characters as `\uXXXX`
+/// escapes, in one pass: runs without one are written as they are, and
+/// only the characters outside ASCII (and DEL) are looked at, since
+/// serde_json escapes the C0 controls. Octets that are not UTF-8 are
+/// written as they are.
+fn write_safe_json_bytes(out: &mut impl Write, json: &[u8]) -> io::Result<()> {
+    let mut start = 0;
+    let mut i = 0;
+    while i < json.len() {
+        let b = json[i];
+        if b < 0x7F {
+            i += 1;
+            continue;
+        }
+        let len = match b {
+            0xF0.. => 4,
+            0xE0.. => 3,
+            0xC0.. => 2,
+            _ => 1,
+        };
+        let c = json
+            .get(i..i + len)
+            .and_then(|s| std::str::from_utf8(s).ok())
+            .and_then(|s| s.chars().next());
+        match c {
+            Some(c) if is_invisible(c) => {
+                out.write_all(&json[start..i])?;
+                for unit in c.encode_utf16(&mut [0; 2]) {
+                    write!(out, "\\u{unit:04x}")?;
+                }
+                i += len;
+                start = i;
             }
-        } else {
-            safe.push(c);
+            Some(_) => i += len,
+            None => i += 1,
         }
     }
-    out.write_all(safe.as_bytes())
+    out.write_all(&json[start..])
+}
+
+/// The decimal digits of `n`, in `buf`.
+fn itoa(mut n: usize, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[i..];
+        }
+    }
+}
+
+/// Writes `failure`'s report to standard error, saying which input (line
+/// or argument) it is about.
+pub(crate) fn diagnose(number: usize, failure: &Failure) -> io::Result<()> {
+    let mut err = io::stderr().lock();
+    writeln!(err, "iri: line {number}: {}\n", failure.report())
 }
 
 /// One input's answer: its JSON fields (after the input and `valid`, before
@@ -205,6 +285,9 @@ fn write_safe_json(out: &mut impl Write, text: &str) -> io::Result<()> {
 /// whether it succeeded.
 pub(crate) struct Answer {
     pub(crate) fields: Map<String, Value>,
+    /// Fields serialized already, `"key":value` pairs joined by commas,
+    /// written after `fields`: the common path builds no `Value` per line.
+    pub(crate) serialized: Vec<u8>,
     pub(crate) human: String,
     pub(crate) ok: bool,
     /// The error, whose report is the human output (written only then).
@@ -218,6 +301,7 @@ impl Answer {
         fields.insert("error".into(), failure.json());
         Answer {
             fields,
+            serialized: Vec::new(),
             human: String::new(),
             ok: false,
             failure: Some(failure),
@@ -228,6 +312,28 @@ impl Answer {
     pub(crate) fn ok(fields: Map<String, Value>, human: String) -> Answer {
         Answer {
             fields,
+            serialized: Vec::new(),
+            human,
+            ok: true,
+            failure: None,
+        }
+    }
+
+    /// The answer for an input that succeeded, its fields those of
+    /// `fields` (a struct), serialized straight from its borrowed values.
+    pub(crate) fn ok_serialized(fields: &impl serde::Serialize, human: String) -> Answer {
+        let mut serialized = Vec::with_capacity(256);
+        // A struct serializes as an object: its pairs are what is inside
+        // the braces. Serializing borrowed strings cannot fail.
+        if serde_json::to_writer(&mut serialized, fields).is_ok() && serialized.len() >= 2 {
+            serialized.pop();
+            serialized.remove(0);
+        } else {
+            serialized.clear();
+        }
+        Answer {
+            fields: Map::new(),
+            serialized,
             human,
             ok: true,
             failure: None,
@@ -245,20 +351,50 @@ pub(crate) struct Shape {
     pub(crate) valid: bool,
 }
 
+/// How human output shows an input's error.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Errors {
+    /// The report, on standard output in the answer's place.
+    Inline,
+    /// Plain output, one stdout line per input: an empty line for an
+    /// invalid input, whose report goes to standard error with its line
+    /// number (the transforms: `to-uri < in > out` keeps the lines aligned).
+    Stderr,
+}
+
 /// Answers every input with `each`, in order: the JSON object
 /// `{head..., input, ["valid"], fields..., "line"}` or the human report.
 /// An input that is not UTF-8 gets its error without `each` running; a
-/// panic in `each` becomes that input's error.
+/// panic in `each` becomes that input's error. The output is flushed
+/// whenever reading the next input may wait.
 pub(crate) fn answer_all(
     lines: impl Iterator<Item = io::Result<Line>>,
     json: bool,
     shape: &Shape,
+    each: impl FnMut(&str) -> Answer,
+) -> io::Result<Outcome> {
+    answer_each(lines, json, shape, Errors::Inline, each)
+}
+
+/// [`answer_all`], with human errors shown as `errors` says.
+pub(crate) fn answer_each(
+    lines: impl Iterator<Item = io::Result<Line>>,
+    json: bool,
+    shape: &Shape,
+    errors: Errors,
     mut each: impl FnMut(&str) -> Answer,
 ) -> io::Result<Outcome> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut outcome = Outcome::AllValid;
-    for line in lines {
-        let Line { number, input } = line?;
+    let mut line = Vec::with_capacity(1024);
+    let mut digits = [0; 20];
+    for next in lines {
+        let Line {
+            number,
+            input,
+            ready,
+            ..
+        } = next?;
         let (text, answer) = match input {
             Input::Text(t) => {
                 let answer = guarded(|| each(&t)).unwrap_or_else(Answer::failed);
@@ -267,36 +403,63 @@ pub(crate) fn answer_all(
             Input::NotUtf8(n) => (n.lossy(), Answer::failed(n.failure())),
         };
         if json {
-            // Written pair by pair: the answer's fields are not copied into
-            // a second map.
-            let mut line = Vec::with_capacity(256);
-            let mut pairs: Vec<(&str, &Value)> = Vec::with_capacity(answer.fields.len() + 4);
-            let text = Value::String(text);
-            let valid = Value::Bool(answer.ok);
-            let number = Value::from(number);
-            pairs.extend(shape.head.iter().map(|(k, v)| (*k, v)));
-            pairs.push((shape.input, &text));
-            if shape.valid {
-                pairs.push(("valid", &valid));
+            // Written pair by pair into one reused buffer: the answer's
+            // fields are not copied into a second map.
+            line.clear();
+            line.push(b'{');
+            for (k, v) in &shape.head {
+                serde_json::to_writer(&mut line, k)?;
+                line.push(b':');
+                serde_json::to_writer(&mut line, v)?;
+                line.push(b',');
             }
-            pairs.extend(answer.fields.iter().map(|(k, v)| (k.as_str(), v)));
-            pairs.push(("line", &number));
-            for (i, (k, v)) in pairs.into_iter().enumerate() {
-                line.push(if i == 0 { b'{' } else { b',' });
+            serde_json::to_writer(&mut line, shape.input)?;
+            line.push(b':');
+            serde_json::to_writer(&mut line, &text)?;
+            // The input under the key every command has, too.
+            if shape.input != "input" {
+                line.extend_from_slice(b",\"input\":");
+                serde_json::to_writer(&mut line, &text)?;
+            }
+            if shape.valid {
+                line.extend_from_slice(if answer.ok {
+                    b",\"valid\":true"
+                } else {
+                    b",\"valid\":false"
+                });
+            }
+            for (k, v) in &answer.fields {
+                line.push(b',');
                 serde_json::to_writer(&mut line, k)?;
                 line.push(b':');
                 serde_json::to_writer(&mut line, v)?;
             }
-            line.extend_from_slice(b"}");
-            write_safe_json(&mut out, &String::from_utf8_lossy(&line))?;
-            writeln!(out)?;
+            if !answer.serialized.is_empty() {
+                line.push(b',');
+                line.extend_from_slice(&answer.serialized);
+            }
+            line.extend_from_slice(b",\"line\":");
+            line.extend_from_slice(itoa(number, &mut digits));
+            line.push(b'}');
+            write_safe_json_bytes(&mut out, &line)?;
+            out.write_all(b"\n")?;
         } else if let Some(failure) = &answer.failure {
-            writeln!(out, "{}\n", failure.report())?;
+            if errors == Errors::Stderr {
+                writeln!(out)?;
+                // The report after the lines before it, in a terminal.
+                out.flush()?;
+                diagnose(number, failure)?;
+            } else {
+                writeln!(out, "{}\n", failure.report())?;
+            }
         } else {
             writeln!(out, "{}", answer.human)?;
         }
         if !answer.ok {
             outcome = Outcome::SomeInvalid;
+        }
+        if !ready {
+            out.flush()?;
         }
     }
     out.flush()?;

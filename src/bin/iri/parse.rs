@@ -71,6 +71,9 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
             Components::parse(text, rule, args.profile)
         };
         match result {
+            Ok(c) if args.json && rule == GrammarRule::IRI_REFERENCE => {
+                Answer::ok_serialized(&Fields::of(&c), String::new())
+            }
             Ok(c) if args.json => Answer::ok(fields(&c), String::new()),
             Ok(c) => Answer::ok(Map::new(), human(text, &c)),
             Err(e) => Answer::failed(Failure::parse(e)),
@@ -80,6 +83,37 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
 
 fn opt(s: Option<&str>) -> Value {
     s.map_or(Value::Null, |s| Value::String(s.to_owned()))
+}
+
+/// The JSON fields of a valid IRI reference, borrowed from it: every
+/// component key, null when the component is absent.
+#[derive(serde::Serialize)]
+struct Fields<'a> {
+    scheme: Option<&'a str>,
+    authority: Option<&'a str>,
+    userinfo: Option<&'a str>,
+    host: Option<&'a str>,
+    host_type: Option<&'static str>,
+    port: Option<&'a str>,
+    path: Option<&'a str>,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+impl<'a> Fields<'a> {
+    fn of(c: &'a Components<'a>) -> Self {
+        Fields {
+            scheme: c.scheme(),
+            authority: c.authority(),
+            userinfo: c.userinfo(),
+            host: c.host_str(),
+            host_type: c.host().map(|h| h.kind_name()),
+            port: c.port(),
+            path: c.path(),
+            query: c.query(),
+            fragment: c.fragment(),
+        }
+    }
 }
 
 /// The JSON fields of a valid input. For the reference-level rules every

@@ -8,7 +8,7 @@ use iribis::{escape_controls, escape_invisible, Iri, IriRef, ResolveOptions};
 use serde_json::Map;
 
 use crate::inputs::inputs;
-use crate::output::{answer_all, Answer, Failure, Shape};
+use crate::output::{answer_each, Answer, Errors, Failure, Shape};
 use crate::Outcome;
 
 #[derive(clap::Args)]
@@ -57,12 +57,13 @@ pub(crate) fn run_resolve(args: ResolveArgs) -> io::Result<Outcome> {
     let shape = Shape {
         head: vec![("base", args.base.as_str().into())],
         input: "ref",
-        valid: false,
+        valid: true,
     };
-    answer_all(
+    answer_each(
         inputs(args.refs),
         args.json,
         &shape,
+        Errors::Stderr,
         |r| match IriRef::parse(r) {
             Ok(reference) => {
                 let resolved = base.resolve_with(&reference, &options);
@@ -85,28 +86,34 @@ pub(crate) fn run_relativize(args: RelativizeArgs) -> io::Result<Outcome> {
     let shape = Shape {
         head: vec![("base", args.base.as_str().into())],
         input: "target",
-        valid: false,
+        valid: true,
     };
-    answer_all(inputs(args.targets), args.json, &shape, |t| {
-        let target = match IriRef::parse(t).map(Iri::try_from) {
-            Ok(Ok(target)) => target,
-            Ok(Err(_)) => {
-                let message =
-                    "the target is a relative reference: resolve it first (iri resolve)".into();
-                let failure = Failure::at(t, 0, message, "scheme", "RFC 3986 §5.1")
-                    .expected(vec!["scheme".into()]);
-                return Answer::failed(failure);
-            }
-            Err(e) => return Answer::failed(Failure::parse(e)),
-        };
-        let r = base.relativize(&target);
-        let mut fields = Map::new();
-        fields.insert("relative".into(), r.as_str().into());
-        let human = if r.as_str().is_empty() {
-            "\"\" (the empty reference)".to_owned()
-        } else {
-            escape_controls(r.as_str()).into_owned()
-        };
-        Answer::ok(fields, human)
-    })
+    answer_each(
+        inputs(args.targets),
+        args.json,
+        &shape,
+        Errors::Stderr,
+        |t| {
+            let target = match IriRef::parse(t).map(Iri::try_from) {
+                Ok(Ok(target)) => target,
+                Ok(Err(_)) => {
+                    let message =
+                        "the target is a relative reference: resolve it first (iri resolve)".into();
+                    let failure = Failure::at(t, 0, message, "scheme", "RFC 3986 §5.1")
+                        .expected(vec!["scheme".into()]);
+                    return Answer::failed(failure);
+                }
+                Err(e) => return Answer::failed(Failure::parse(e)),
+            };
+            let r = base.relativize(&target);
+            let mut fields = Map::new();
+            fields.insert("relative".into(), r.as_str().into());
+            let human = if r.as_str().is_empty() {
+                "\"\" (the empty reference)".to_owned()
+            } else {
+                escape_controls(r.as_str()).into_owned()
+            };
+            Answer::ok(fields, human)
+        },
+    )
 }

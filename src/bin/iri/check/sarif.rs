@@ -1,0 +1,241 @@
+//! `iri check --format sarif`: a SARIF 2.1.0 log (OASIS, Static Analysis
+//! Results Interchange Format), written as the results come: the tool and
+//! its rules first, then each finding, then the end of the log.
+//!
+//! One rule per catalogue code (§3.49 reportingDescriptor: its explanation,
+//! spec section and default severity); one result per finding (§3.27: the
+//! code, the level, the message and where: the artifact, line and column).
+//! Columns count Unicode code points (§3.14.17 `columnKind`), as `char`
+//! does.
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use iribis::{Code, Report, Severity};
+use serde::Serialize;
+
+use crate::output::Failure;
+
+/// The URI of `path` as a SARIF artifact location: a relative reference for
+/// a relative path (resolved by the consumer against the repository),
+/// `file:` for an absolute one; every octet outside the unreserved
+/// characters and `/` percent-encoded (RFC 3986 §2.1).
+pub(crate) fn artifact_uri(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let mut uri = String::with_capacity(text.len() + 8);
+    if text.starts_with('/') {
+        uri.push_str("file://");
+    }
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri
+}
+
+/// Where a line's inputs are: the artifact, the line and the column of the
+/// input's first character there (1-based).
+pub(crate) struct Place<'a> {
+    pub(crate) uri: &'a str,
+    pub(crate) line: usize,
+    pub(crate) column: usize,
+}
+
+/// The SARIF level of a severity (§3.27.10).
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+        Severity::Allow => "none",
+        // A severity this version does not know: SARIF's neutral level.
+        _ => "none",
+    }
+}
+
+/// A link to the spec section `spec` names ("RFC 3987 §4.2 rule 1",
+/// "3987bis §5.1(c)"), where there is one.
+fn help_uri(spec: &str) -> Option<String> {
+    let (doc, section) = spec.split_once(" §")?;
+    let section: String = section
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let section = section.trim_end_matches('.');
+    let base = match doc.strip_prefix("RFC ") {
+        Some(n) => format!("https://www.rfc-editor.org/rfc/rfc{n}"),
+        None if doc == "3987bis" => {
+            "https://datatracker.ietf.org/doc/html/draft-ietf-iri-3987bis-13".to_owned()
+        }
+        None => return None,
+    };
+    Some(if section.is_empty() {
+        base
+    } else {
+        format!("{base}#section-{section}")
+    })
+}
+
+#[derive(Serialize)]
+struct Text<'a> {
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Rule<'a> {
+    id: &'a str,
+    short_description: Text<'a>,
+    full_description: Text<'a>,
+    help: Text<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help_uri: Option<String>,
+    default_configuration: Configuration,
+    properties: RuleProperties<'a>,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct RuleProperties<'a> {
+    spec: &'a str,
+}
+
+/// The first sentence of an explanation.
+fn first_sentence(text: &str) -> &str {
+    text.find(". ").map_or(text, |i| &text[..=i])
+}
+
+/// Writes the log up to its first result: the tool, its rules, and the
+/// opening of the results.
+pub(crate) fn write_head(out: &mut impl Write) -> io::Result<()> {
+    out.write_all(
+        br#"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"iri","#,
+    )?;
+    write!(
+        out,
+        r#""version":"{}","informationUri":"https://datatracker.ietf.org/doc/html/draft-ietf-iri-3987bis-13","rules":["#,
+        env!("CARGO_PKG_VERSION")
+    )?;
+    for (i, &code) in Code::ALL.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b",")?;
+        }
+        let help = format!("{} ({})", code.explanation(), code.spec());
+        let rule = Rule {
+            id: code.name(),
+            short_description: Text {
+                text: first_sentence(code.explanation()),
+            },
+            full_description: Text {
+                text: code.explanation(),
+            },
+            help: Text { text: &help },
+            help_uri: help_uri(code.spec()),
+            default_configuration: Configuration {
+                level: level(code.default_severity()),
+            },
+            properties: RuleProperties { spec: code.spec() },
+        };
+        serde_json::to_writer(&mut *out, &rule)?;
+    }
+    out.write_all(br#"]}},"columnKind":"unicodeCodePoints","results":["#)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: &'a str,
+    rule_index: usize,
+    level: &'static str,
+    message: Text<'a>,
+    locations: [Location<'a>; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location<'a> {
+    physical_location: PhysicalLocation<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation<'a> {
+    artifact_location: ArtifactLocation<'a>,
+    region: Region,
+}
+
+#[derive(Serialize)]
+struct ArtifactLocation<'a> {
+    uri: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: usize,
+    start_column: usize,
+    end_column: usize,
+}
+
+/// Writes the results of one input at `place`, after the `written` results
+/// so far; gives how many it wrote. An input that is not UTF-8 (or whose
+/// check failed) is a `SYNTAX_ERROR` result.
+pub(crate) fn write_results(
+    out: &mut impl Write,
+    place: &Place<'_>,
+    answer: &Result<Report, Failure>,
+    written: usize,
+) -> io::Result<usize> {
+    let mut count = 0;
+    let mut one = |code: Code, severity: Severity, message: &str, char: usize, len: usize| {
+        if written + count > 0 {
+            out.write_all(b",")?;
+        }
+        let start_column = place.column + char;
+        let result = SarifResult {
+            rule_id: code.name(),
+            rule_index: Code::ALL.iter().position(|&c| c == code).unwrap_or(0),
+            level: level(severity),
+            message: Text { text: message },
+            locations: [Location {
+                physical_location: PhysicalLocation {
+                    artifact_location: ArtifactLocation { uri: place.uri },
+                    region: Region {
+                        start_line: place.line,
+                        start_column,
+                        end_column: start_column + len,
+                    },
+                },
+            }],
+        };
+        count += 1;
+        crate::output::write_serialized(out, &result)
+    };
+    match answer {
+        Ok(report) => {
+            for v in &report.violations {
+                one(v.code, v.severity, &v.message, v.char, v.len.max(1))?;
+            }
+        }
+        Err(failure) => one(
+            Code::SyntaxError,
+            Severity::Error,
+            failure.message(),
+            failure.char(),
+            1,
+        )?,
+    }
+    Ok(count)
+}
+
+/// Ends the log.
+pub(crate) fn write_tail(out: &mut impl Write) -> io::Result<()> {
+    out.write_all(b"]}]}\n")
+}

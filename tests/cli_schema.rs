@@ -1,0 +1,171 @@
+//! One JSON schema across subcommands: every command's `--json` output,
+//! over valid, invalid and not-UTF-8 inputs, validates against its schema
+//! in docs/schema/, and every schema has the same error object. Also:
+//! completions and the man page are generated.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn iri(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iri"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin).unwrap();
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn schema(name: &str) -> Value {
+    let path = format!("{}/docs/schema/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn validator(name: &str) -> jsonschema::Validator {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema(name))
+        .unwrap()
+}
+
+const INPUTS: &[u8] =
+    b"http://a/%7e\nhttp://[x\n\nhttp://\xffb/\n../c?d#e\nhttp://\xc3\xa9.org/./a\n";
+
+/// Every line of `args`'s output is valid under `name`'s schema; gives the
+/// lines.
+fn validate(name: &str, args: &[&str], stdin: &[u8]) -> Vec<Value> {
+    let o = iri(args, stdin);
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v = validator(name);
+    let lines: Vec<Value> = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(!lines.is_empty(), "{args:?}");
+    for line in &lines {
+        let errors: Vec<String> = v
+            .iter_errors(line)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{args:?}: {line}: {errors:#?}");
+    }
+    lines
+}
+
+#[test]
+fn every_command_matches_its_schema() {
+    let runs: &[(&str, &[&str])] = &[
+        ("parse", &["parse", "--json"]),
+        ("parse", &["parse", "--json", "--rule", "ihost"]),
+        ("parse", &["parse", "--json", "--preprocess=split"]),
+        ("check", &["check", "--json"]),
+        ("check", &["check", "--json", "--only-invalid"]),
+        ("check", &["check", "--json", "--profile", "leiri"]),
+        ("to-uri", &["to-uri", "--json"]),
+        ("to-uri", &["to-uri", "--json", "--explain", "--idna"]),
+        ("to-iri", &["to-iri", "--json"]),
+        ("to-iri", &["to-iri", "--json", "--explain"]),
+        ("normalize", &["normalize", "--json", "--nfc"]),
+        ("resolve", &["resolve", "--json", "--base", "http://b/c/d"]),
+        (
+            "relativize",
+            &["relativize", "--json", "--base", "http://b/c/d"],
+        ),
+    ];
+    for (name, args) in runs {
+        let lines = validate(name, args, INPUTS);
+        // The common keys: the input, valid and line, in every result.
+        for line in &lines {
+            for key in ["input", "valid", "line"] {
+                assert!(line.get(key).is_some(), "{args:?}: {line}");
+            }
+        }
+    }
+    // Arguments, too.
+    validate("parse", &["parse", "--json", "http://a/", "b c"], b"");
+    validate(
+        "compare",
+        &["compare", "--json", "http://a/", "HTTP://a/"],
+        b"",
+    );
+    validate(
+        "compare",
+        &["compare", "--json", "http://a/", "http://b/"],
+        b"",
+    );
+}
+
+/// A schema that accepts anything proves nothing: each rejects the others'
+/// results and a broken error object.
+#[test]
+fn schemas_reject_what_they_should() {
+    let v = validator("to-uri");
+    assert!(v.is_valid(&serde_json::json!({"input": "a", "valid": true, "uri": "a", "line": 1})));
+    assert!(!v.is_valid(&serde_json::json!({"input": "a", "valid": true, "line": 1})));
+    assert!(!v.is_valid(&serde_json::json!({"input": "a", "valid": false, "line": 1})));
+    let error = serde_json::json!({"byte": 0, "char": 0, "message": "m", "component": "host", "expected": [], "spec": "s"});
+    assert!(
+        v.is_valid(&serde_json::json!({"input": "a", "valid": false, "error": error, "line": 1}))
+    );
+    let mut broken = error.clone();
+    broken.as_object_mut().unwrap().remove("char");
+    assert!(
+        !v.is_valid(&serde_json::json!({"input": "a", "valid": false, "error": broken, "line": 1}))
+    );
+    let resolve = validator("resolve");
+    assert!(
+        !resolve.is_valid(&serde_json::json!({"input": "a", "valid": true, "uri": "a", "line": 1}))
+    );
+}
+
+#[test]
+fn one_error_object_in_every_schema() {
+    let names = [
+        "parse",
+        "check",
+        "to-uri",
+        "to-iri",
+        "normalize",
+        "resolve",
+        "relativize",
+        "compare",
+    ];
+    let first = schema("parse")["$defs"]["error"].clone();
+    assert!(first.is_object());
+    for name in names {
+        assert_eq!(schema(name)["$defs"]["error"], first, "{name}");
+    }
+}
+
+#[test]
+fn completions_and_man_page() {
+    for (shell, mark) in [
+        ("bash", "complete -F"),
+        ("zsh", "#compdef iri"),
+        ("fish", "complete -c iri"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let o = iri(&["completions", shell], b"");
+        assert_eq!(o.status.code(), Some(0), "{shell}");
+        let script = String::from_utf8(o.stdout).unwrap();
+        assert!(script.contains(mark), "{shell}");
+        assert!(script.contains("only-invalid"), "{shell}");
+    }
+    let o = iri(&["man"], b"");
+    assert_eq!(o.status.code(), Some(0));
+    let page = String::from_utf8(o.stdout).unwrap();
+    assert!(page.contains(".TH iri 1"), "{page}");
+    assert!(page.contains("check"), "{page}");
+    assert_eq!(iri(&["completions", "tcsh"], b"").status.code(), Some(2));
+}

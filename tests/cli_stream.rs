@@ -1,0 +1,133 @@
+//! Streaming: a command fed one line at a time through a pipe answers each
+//! line before the next is written (`tail -f log | iri check`). The test
+//! reads each answer before it writes the next line; if an answer were held
+//! back it would wait forever, so every read has a generous deadline after
+//! which the child is killed and the test fails (a hang guard, not a
+//! timing assertion).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::thread;
+use std::time::Duration;
+
+/// Far more than any answer takes: only a held-back answer reaches it.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+struct Session {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    what: String,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_iri"))
+            .args(args)
+            .env_remove("CLICOLOR_FORCE")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (send, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in stdout.lines() {
+                let Ok(line) = line else { break };
+                if send.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Session {
+            child,
+            stdin,
+            lines,
+            what: args.join(" "),
+        }
+    }
+
+    /// Writes one line and returns the next `n` lines of output.
+    fn ask(&mut self, line: &str, n: usize) -> Vec<String> {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        (0..n)
+            .map(|_| match self.lines.recv_timeout(DEADLINE) {
+                Ok(l) => l,
+                Err(_) => {
+                    let _ = self.child.kill();
+                    panic!("{}: no answer to {line:?}: held back", self.what);
+                }
+            })
+            .collect()
+    }
+
+    fn finish(mut self) -> i32 {
+        drop(self.stdin);
+        let status = self.child.wait().unwrap();
+        status.code().unwrap_or(-1)
+    }
+}
+
+#[test]
+fn json_answers_stream() {
+    for args in [
+        &["parse", "--json"][..],
+        &["check", "--json"],
+        &["to-uri", "--json"],
+        &["to-iri", "--json"],
+        &["normalize", "--json"],
+        &["resolve", "--base", "http://b/", "--json"],
+    ] {
+        let mut s = Session::start(args);
+        for (i, input) in ["http://a/%7e", "http://[x", "http://c/d"]
+            .iter()
+            .enumerate()
+        {
+            let answer = s.ask(input, 1);
+            let v: serde_json::Value = serde_json::from_str(&answer[0]).unwrap();
+            assert_eq!(v["line"], i + 1, "{args:?}: {v}");
+        }
+        assert_eq!(s.finish(), 1, "{args:?}");
+    }
+}
+
+#[test]
+fn plain_transforms_stream_one_line_each() {
+    for (args, outputs) in [
+        (&["to-uri"][..], ["http://a/%7e", "", "http://c/d"]),
+        (&["normalize"], ["http://a/~", "", "http://c/d"]),
+        (
+            &["resolve", "--base", "http://b/"],
+            ["http://a/%7e", "", "http://c/d"],
+        ),
+    ] {
+        let mut s = Session::start(args);
+        for (input, output) in ["http://a/%7e", "http://[x", "http://c/d"]
+            .iter()
+            .zip(outputs)
+        {
+            assert_eq!(s.ask(input, 1), [output], "{args:?}");
+        }
+        assert_eq!(s.finish(), 1, "{args:?}");
+    }
+}
+
+#[test]
+fn check_human_streams_and_only_invalid() {
+    let mut s = Session::start(&["check"]);
+    assert_eq!(s.ask("http://a/", 2), ["http://a/: valid", ""]);
+    let answer = s.ask("http://[x", 6);
+    assert_eq!(answer[0], "http://[x: invalid");
+    assert!(answer[1].starts_with("error[SYNTAX_ERROR]"), "{answer:?}");
+    assert_eq!(s.finish(), 1);
+    // With --only-invalid a valid line has no answer: the invalid line
+    // after it is the next output.
+    let mut s = Session::start(&["check", "--only-invalid"]);
+    assert!(s.ask("http://a/", 0).is_empty());
+    assert_eq!(s.ask("http://[x", 1), ["http://[x: invalid"]);
+    assert_eq!(s.finish(), 1);
+}

@@ -252,7 +252,9 @@ pub struct CheckOptions {
     pub profile: Profile,
     /// The severity of each code.
     pub severities: Severities,
-    /// Domains whose look-alikes are `HOST_PROTECTED_LOOKALIKE`.
+    /// Domains whose look-alikes are `HOST_PROTECTED_LOOKALIKE` (with the
+    /// `spoof` feature, which the host spoofing codes need).
+    #[cfg(feature = "spoof")]
     pub protected_domains: crate::spoof::ProtectedDomains,
 }
 
@@ -706,6 +708,7 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
             );
         }
         // Host spoofing (3987bis §10, UTS #39): src/spoof.rs.
+        #[cfg(feature = "spoof")]
         for f in crate::spoof::check_host(h, &options.protected_domains) {
             found.push(
                 f.code,

@@ -663,12 +663,14 @@ impl ToIriOptions {
     /// look-alikes of Latin or of digits, restricted characters, stacked
     /// marks, misplaced kana), as browsers display it; the explanation is
     /// in the step's [`Step::notes`]. With `true`, such a label is decoded
-    /// anyway (`iri to-iri --decode-spoofable`).
+    /// anyway (`iri to-iri --decode-spoofable`). The checks need the
+    /// `spoof` feature; without it every valid label is decoded.
     ///
     /// ```
     /// use iribis::{to_iri, ToIriOptions};
     ///
     /// let o = ToIriOptions::new();
+    /// # #[cfg(feature = "spoof")]
     /// assert_eq!(to_iri("http://xn--paypl-g9d.com/", &o)?, "http://xn--paypl-g9d.com/");
     /// assert_eq!(to_iri("http://xn--paypl-g9d.com/", &o.decode_spoofable(true))?, "http://paypαl.com/");
     /// assert_eq!(to_iri("http://xn--bcher-kva.de/", &o)?, "http://bücher.de/");
@@ -838,7 +840,9 @@ fn convert_to_iri(
 /// decode cleanly, or decodes to characters step 4 would keep encoded (not
 /// allowed in an `ireg-name`, or advised against by §5.1), stays as it is,
 /// and so does one that fails the host spoofing checks when `spoof_check`
-/// (3987bis §10: as browsers display it), with a note saying why.
+/// (3987bis §10: as browsers display it), with a note saying why (with
+/// the `spoof` feature).
+#[cfg_attr(not(feature = "spoof"), allow(unused_variables, clippy::ptr_arg))]
 fn to_unicode_labels(
     host: &str,
     decode_all: bool,
@@ -846,6 +850,7 @@ fn to_unicode_labels(
     notes: &mut Vec<String>,
 ) -> String {
     // The top-level domain, for the whole-script confusables.
+    #[cfg(feature = "spoof")]
     let tld = host
         .rsplit('.')
         .find(|l| !l.is_empty())
@@ -873,6 +878,7 @@ fn to_unicode_labels(
                 before = Before::Other;
                 ok
             });
+        #[cfg(feature = "spoof")]
         if clean && spoof_check {
             if let Some(f) = crate::spoof::check_label(&u, tld.as_deref()).first() {
                 notes.push(format!(

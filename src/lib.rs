@@ -88,6 +88,7 @@ mod profile;
 mod render;
 mod resolve;
 mod rule;
+#[cfg(feature = "spoof")]
 pub mod spoof;
 mod syntax;
 mod tree;

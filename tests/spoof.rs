@@ -2,6 +2,7 @@
 //! `tests/data/idn-spoof-hosts.txt` measured, one table per rule, the
 //! property that a host and its A-label form get the same findings, the
 //! explanations pinned, and `iri check --protected-domains`.
+#![cfg(feature = "spoof")]
 
 mod common;
 

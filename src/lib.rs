@@ -9,11 +9,17 @@
 //!    pest, each rule under its ABNF name with the ABNF above it, every
 //!    departure needed by PEG's ordered choice commented. One grammar per
 //!    [`Profile`].
-//! 2. **Parse**: pest, starting at any rule ([`GrammarRule`]), which must
-//!    consume the whole input. A failure becomes a [`ParseError`] with the
-//!    position, the component and a plain explanation.
-//! 3. **Lowering**: the pairs of the component rules become offsets into the
-//!    input; nothing is re-scanned.
+//! 2. **DFAs** (`src/fast/`): the ABNF compiled into minimal DFAs by the
+//!    generator in `gen/` and checked in. For the four reference rules of
+//!    each profile, one walk decides validity and, crossed with RFC 3986
+//!    Appendix B's delimiters, gives the components: [`IriRef::parse`] and
+//!    its siblings run no pest. For every rule, the DFA's dead state is the
+//!    exact position of a [`ParseError`]: the first character that cannot
+//!    belong to any valid input.
+//! 3. **pest**, starting at any rule ([`GrammarRule`]), which must consume
+//!    the whole input: for [`Components`] and [`SyntaxTree`] at any rule,
+//!    and to explain an error (what was expected), on a bounded window. Its
+//!    pairs are lowered to offsets into the input; nothing is re-scanned.
 //! 4. **Typed components**: [`IriRef`], [`Iri`], [`AbsoluteIri`] and
 //!    [`RelativeRef`], with [`Host`] distinguishing registered names, IPv4,
 //!    IPv6 and IPvFuture. [`SyntaxTree`] keeps the whole derivation.
@@ -46,7 +52,12 @@
 //!
 //! # Features
 //!
-//! - `cli` (default): the `iri` command-line tool (clap, serde_json).
+//! - `cli` (default): the `iri` command-line tool (clap, serde_json); turns
+//!   on `lab`, `charsets` and `spoof`.
+//! - `charsets`: document charsets other than UTF-8 for the query
+//!   (3987bis §3.5, [`ToUriOptions::query_charset`]), through encoding_rs.
+//! - `spoof`: the host spoofing codes of [`check()`] (UTS #39) and `to_iri`'s
+//!   keeping of spoofable labels in punycode.
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings.
 //! - `lab` (on with `cli`): the grammar lab, [`abnf`] (an ABNF reader) and
 //!   the runtime pest grammars behind `iri grammar`.

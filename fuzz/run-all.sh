@@ -34,5 +34,5 @@ for target in "${targets[@]}"; do
     echo "== $target: $seconds s"
     RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- \
         -max_total_time="$seconds" -max_len="$max_len" \
-        -rss_limit_mb=512 -timeout="$timeout" 2>&1 | tail -n 20
+        -rss_limit_mb=512 -timeout="$timeout" -print_final_stats=1 2>&1 | tail -n 40
 done

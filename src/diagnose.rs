@@ -27,15 +27,7 @@ const WINDOW_TAIL: usize = 64;
 /// The details of `input`'s failure to match `rule` under `profile`.
 pub(crate) fn details(input: &str, rule: GrammarRule, profile: Profile) -> Details {
     if !syntax::has_rule(profile, rule.0) {
-        return Details {
-            byte: 0,
-            char: 0,
-            component: Component::Input,
-            kind: ErrorKind::NoSuchRule,
-            expected: Vec::new(),
-            literals: Vec::new(),
-            end_allowed: false,
-        };
+        return Details::no_such_rule();
     }
     let dead = Dfa::of(rule, profile).and_then(|dfa| dfa.dead_end(input));
     match dead {

@@ -188,6 +188,21 @@ pub(crate) struct Details {
     pub(crate) end_allowed: bool,
 }
 
+impl Details {
+    /// The start rule is not in the profile's grammar.
+    pub(crate) fn no_such_rule() -> Details {
+        Details {
+            byte: 0,
+            char: 0,
+            component: Component::Input,
+            kind: ErrorKind::NoSuchRule,
+            expected: Vec::new(),
+            literals: Vec::new(),
+            end_allowed: false,
+        }
+    }
+}
+
 impl ParseError {
     /// An error whose details are worked out when first asked for
     /// ([`crate::diagnose`]). `rule` is the start rule by the profile's own
@@ -206,15 +221,7 @@ impl ParseError {
             input: input.to_owned(),
             rule,
             profile,
-            details: OnceLock::from(Box::new(Details {
-                byte: 0,
-                char: 0,
-                component: Component::Input,
-                kind: ErrorKind::NoSuchRule,
-                expected: Vec::new(),
-                literals: Vec::new(),
-                end_allowed: false,
-            })),
+            details: OnceLock::from(Box::new(Details::no_such_rule())),
         }
     }
 

@@ -5,36 +5,16 @@
 //! escaping, error shapes and line numbers; tests/error_positions.rs the
 //! exactness of positions.)
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use iribis::{check, CheckOptions, IriRef};
+
+mod common;
 use serde_json::Value;
 
-/// Runs `iri` with at most `kib` KiB of address space (`ulimit -v`), standard
-/// input written from a thread of its own: a run that needs more memory
-/// fails to allocate, and so fails the test.
+/// Runs `iri` with at most `kib` KiB of address space.
 fn iri_within(kib: usize, args: &[&str], stdin: Vec<u8>) -> Output {
-    let script = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_iri"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("iri runs");
-    let mut input = child.stdin.take().expect("a pipe");
-    let writer = std::thread::spawn(move || {
-        // The command may stop reading early only by failing, which the
-        // assertions on its output report.
-        let _ = input.write_all(&stdin);
-    });
-    let out = child.wait_with_output().expect("iri ends");
-    writer.join().expect("the writer ends");
-    out
+    common::run_iri_within(kib, args, &stdin)
 }
 
 fn json_lines(o: &Output) -> Vec<Value> {

@@ -7,7 +7,7 @@
 
 mod common;
 
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use serde_json::Value;
 
@@ -18,20 +18,7 @@ fn iri(args: &[&str], stdin: &[u8]) -> Output {
 /// Runs `iri` with at most `kib` KiB of address space (`ulimit -v`): a run
 /// that needs more fails to allocate, and so fails the test.
 fn iri_within(kib: usize, args: &[&str], stdin: &[u8]) -> Output {
-    use std::io::Write;
-    let script = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_iri"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
+    common::run_iri_within(kib, args, stdin)
 }
 
 /// No byte or character a terminal acts on or hides: C0 controls other

@@ -110,6 +110,36 @@ pub fn run_iri(args: &[&str], stdin: &[u8]) -> std::process::Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs the `iri` binary with at most `kib` KiB of address space (`ulimit
+/// -v`), `stdin` written from a thread of its own (so a large input and a
+/// large output cannot block each other): a run that needs more memory
+/// fails to allocate, and so fails the test that reads its output.
+pub fn run_iri_within(kib: usize, args: &[&str], stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let script = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_iri"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("iri runs");
+    let mut input = child.stdin.take().expect("a pipe");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The command may stop reading early only by failing, which the
+        // assertions on its output report.
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("iri ends");
+    writer.join().expect("the writer ends");
+    out
+}
+
 /// The JSON Lines of a run's standard output.
 pub fn json_lines(o: &std::process::Output) -> Vec<serde_json::Value> {
     String::from_utf8(o.stdout.clone())

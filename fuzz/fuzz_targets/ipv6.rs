@@ -6,7 +6,7 @@
 
 use std::net::Ipv6Addr;
 
-use iribis::{Components, GrammarRule, Host, IriRef, ParseOptions, Profile};
+use iribis::{GrammarRule, Host, IriRef, ParseOptions, Profile};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -26,7 +26,11 @@ fuzz_target!(|data: &[u8]| {
         };
         assert_eq!(ours, std, "{s:?} under {profile}: iribis {ours:?}, std {std:?}");
         let rule = GrammarRule::from_name("IPv6address").expect("a rule");
-        let pest = Components::parse(s, rule, profile).is_ok();
-        assert_eq!(pest, std.is_some(), "{s:?} at IPv6address under {profile}");
+        // pest alone, and the rule's own DFA alone (which gives error
+        // positions), each against std.
+        let pest = iribis::pest_accepts(s, rule, profile);
+        assert_eq!(pest, std.is_some(), "{s:?} at IPv6address under {profile} (pest)");
+        let dfa = iribis::dfa_accepts(s, rule, profile);
+        assert_eq!(dfa, Some(std.is_some()), "{s:?} at IPv6address under {profile} (DFA)");
     }
 });

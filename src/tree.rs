@@ -76,13 +76,13 @@ impl fmt::Display for SyntaxTree<'_> {
         for n in &self.nodes {
             writeln!(
                 f,
-                "{:indent$}{} {}..{} {:?}",
-                "",
+                "{}{} {}..{} {:?}",
+                // Not a format width, which must stay under 65,536.
+                " ".repeat(n.depth * 2),
                 n.rule.abnf_name(),
                 n.start,
                 n.end,
                 self.text(n),
-                indent = n.depth * 2
             )?;
         }
         Ok(())

@@ -317,3 +317,27 @@ fn fuzz_finding_unclosed_block_comments() {
         "t.pest:2: a block comment /* is not closed with */"
     );
 }
+
+/// The check's table padded its rule column with a format width taken
+/// from the longest rule name, which panics past 65,535: a rule of a
+/// runtime grammar can be named longer than that.
+#[test]
+fn a_rule_name_longer_than_a_format_width() {
+    let d = dir("long-name");
+    let name = "a".repeat(70_000);
+    let abnf = write(&d, "long.abnf", &format!("{name} = \"x\"\n"));
+    let pest = write(&d, "long.pest", &format!("{name} = {{ \"x\" }}\n"));
+    let out = iri_within(
+        BUDGET,
+        &["grammar", "check", "--grammar", &pest, "--abnf", &abnf],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "status {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("rule"), "{:.200}", stdout);
+    assert!(stdout.lines().any(|l| l.starts_with(&name)), "no row for the rule");
+}

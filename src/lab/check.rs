@@ -88,9 +88,19 @@ impl fmt::Display for CheckReport {
             .max()
             .unwrap_or(4)
             .max(4);
-        writeln!(f, "{:w$}  {:9}  detail", "rule", "status")?;
+        // The column is padded by hand: a rule name of a runtime grammar can
+        // be longer than a format width may be (65,535).
+        let pad = |name: &str| " ".repeat(w - name.len());
+        writeln!(f, "rule{}  {:9}  detail", pad("rule"), "status")?;
         for r in &self.rows {
-            writeln!(f, "{:w$}  {:9}  {}", r.rule, r.status.name(), r.detail)?;
+            let name = &r.rule;
+            writeln!(
+                f,
+                "{name}{}  {:9}  {}",
+                pad(name),
+                r.status.name(),
+                r.detail
+            )?;
         }
         let mut counts: Vec<(&str, usize)> = Vec::new();
         for r in &self.rows {

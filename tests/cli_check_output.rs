@@ -1,26 +1,15 @@
 //! `iri check`'s outputs: SARIF 2.1.0 (validated against the OASIS schema
 //! shipped in tests/data/sarif), `--only-invalid` and `--color`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use iribis::Code;
 use serde_json::Value;
 
+mod common;
+
 fn iri(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iri"))
-        .args(args)
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
+    common::run_iri(args, stdin)
 }
 
 fn sarif_schema() -> jsonschema::Validator {

@@ -3,23 +3,14 @@
 //! in docs/schema/, and every schema has the same error object. Also:
 //! completions and the man page are generated.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::Value;
 
+mod common;
+
 fn iri(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iri"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
+    common::run_iri(args, stdin)
 }
 
 fn schema(name: &str) -> Value {

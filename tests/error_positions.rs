@@ -12,6 +12,8 @@ use iribis::{
 };
 use proptest::prelude::*;
 
+mod common;
+
 const PROFILES: [Profile; 4] = [
     Profile::Rfc3987bis,
     Profile::Rfc3987,
@@ -123,47 +125,7 @@ fn positions_of_the_review_and_of_ip_literals() {
 
 /// Characters IRIs are made of, and some they must not contain.
 fn alphabet() -> impl Strategy<Value = char> {
-    prop::sample::select(vec![
-        'a',
-        'b',
-        'v',
-        'F',
-        '0',
-        '1',
-        '2',
-        '5',
-        '9',
-        ':',
-        '/',
-        '?',
-        '#',
-        '[',
-        ']',
-        '@',
-        '%',
-        '.',
-        '-',
-        '_',
-        '~',
-        '!',
-        '$',
-        '\'',
-        '(',
-        '*',
-        '+',
-        ',',
-        ';',
-        '=',
-        ' ',
-        '"',
-        '<',
-        'é',
-        '例',
-        '\u{E000}',
-        '\u{FDD0}',
-        '\u{202E}',
-        '\u{F0000}',
-    ])
+    prop::sample::select(common::IRI_ALPHABET)
 }
 
 /// Strings near valid references: a generated IRI-like skeleton with

@@ -339,5 +339,8 @@ fn a_rule_name_longer_than_a_format_width() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.starts_with("rule"), "{:.200}", stdout);
-    assert!(stdout.lines().any(|l| l.starts_with(&name)), "no row for the rule");
+    assert!(
+        stdout.lines().any(|l| l.starts_with(&name)),
+        "no row for the rule"
+    );
 }

@@ -99,8 +99,11 @@ pub fn unescape(s: &str) -> String {
 pub fn run_iri(args: &[&str], stdin: &[u8]) -> std::process::Output {
     use std::io::Write;
     use std::process::{Command, Stdio};
+    // Colour only when a test asks for it, whatever the environment.
     let mut child = Command::new(env!("CARGO_BIN_EXE_iri"))
         .args(args)
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("NO_COLOR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -148,3 +151,65 @@ pub fn json_lines(o: &std::process::Output) -> Vec<serde_json::Value> {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }
+
+/// Characters that matter to the grammar: every delimiter, "%" and hex
+/// digits, the IPv6 and IPvFuture characters, non-ASCII characters of each
+/// class (ucschar, iprivate in and out of the tag range, noncharacters,
+/// LEIRI-only characters, a bidi formatting character). Shared by the
+/// generated strings of tests/fast_path.rs and tests/error_positions.rs.
+pub const IRI_ALPHABET: &[char] = &[
+    'a',
+    'B',
+    'v',
+    'F',
+    'z',
+    '0',
+    '1',
+    '2',
+    '5',
+    '9',
+    ':',
+    '/',
+    '?',
+    '#',
+    '[',
+    ']',
+    '@',
+    '!',
+    '$',
+    '&',
+    '\'',
+    '(',
+    ')',
+    '*',
+    '+',
+    ',',
+    ';',
+    '=',
+    '-',
+    '.',
+    '_',
+    '~',
+    '%',
+    ' ',
+    '<',
+    '"',
+    '{',
+    '|',
+    '\\',
+    '^',
+    '`',
+    '\u{7f}',
+    '\u{1}',
+    'é',
+    '日',
+    '\u{A0}',
+    '\u{E000}',
+    '\u{E0041}',
+    '\u{F0000}',
+    '\u{FFFE}',
+    '\u{FDD0}',
+    '😀',
+    '\u{10FFFF}',
+    '\u{202E}',
+];

@@ -104,11 +104,14 @@ fn expectation(
     }
     rules.sort();
     rules.dedup();
+    let dfas: Vec<Dfa> = rules
+        .iter()
+        .filter_map(|&r| Dfa::of(GrammarRule(r), profile))
+        .collect();
     let matched_by_rules = |c: u8| {
-        let text = char::from(c).to_string();
-        rules
-            .iter()
-            .any(|&r| Dfa::of(GrammarRule(r), profile).is_some_and(|dfa| dfa.accepts_all(&text)))
+        let mut buf = [0; 4];
+        let text = char::from(c).encode_utf8(&mut buf);
+        dfas.iter().any(|dfa| dfa.accepts_all(text))
     };
     // "%" is better said by pct-encoded, which a rule names when it is
     // allowed; letters and digits by the rules that contain them.

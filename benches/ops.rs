@@ -173,7 +173,7 @@ fn normalize(c: &mut Criterion) {
 fn convert(c: &mut Criterion) {
     let lines = common(corpus());
     let mut group = new_group(c, "to-uri-mixed", lines.len());
-    let options = iribis::ToUriOptions::new();
+    let options = iribis::convert::ToUriOptions::new();
     group.bench_function("iribis", |b| {
         b.iter(|| {
             lines
@@ -200,7 +200,7 @@ fn convert(c: &mut Criterion) {
         .filter_map(|l| iribis::to_uri(l, &options).ok())
         .collect();
     let mut group = new_group(c, "to-iri-mixed", uris.len());
-    let options = iribis::ToIriOptions::new();
+    let options = iribis::convert::ToIriOptions::new();
     group.bench_function("iribis", |b| {
         b.iter(|| {
             uris.iter()

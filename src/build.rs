@@ -2,12 +2,16 @@
 //! span as it goes, so that the operations that make new references
 //! (resolution, normalization) never parse their own output again; and
 //! [`recompose`], the one recomposition (RFC 3986 §5.3) of validated
-//! components that [`crate::Builder`] and the setters share.
+//! components that [`crate::edit::Builder`] and the setters share.
 
+use crate::error::ParseError;
 use crate::iri::{parse_meta, slice};
-use crate::syntax::lower::{HostMeta, Lower, Meta, Slot, Span};
+use crate::iri::{IriRef, Storage};
+use crate::meta::{HostMeta, Meta, Slot, Span};
+use crate::profile::Profile;
+use crate::rule::GrammarRule;
+use crate::syntax::lower::Lower;
 use crate::syntax::{self, Sym};
-use crate::{GrammarRule, IriRef, ParseError, Profile, Storage};
 
 /// A reference being written, left to right (RFC 3986 §5.3 order).
 pub(crate) struct Builder {

@@ -5,7 +5,7 @@
 //! messages now; conversions and checks later). The tests at the end check
 //! each predicate against its pest rule.
 
-use crate::Profile;
+use crate::profile::Profile;
 
 /// `ucschar` (3987bis §2.2, the same in RFC 3987).
 pub(crate) fn is_ucschar(c: char) -> bool {
@@ -146,7 +146,8 @@ pub(crate) fn is_rtl(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Components, GrammarRule};
+    use crate::components::Components;
+    use crate::rule::GrammarRule;
 
     /// The code points on both sides of every boundary of the three rules,
     /// and every 251st code point besides.

@@ -9,10 +9,16 @@
 
 use std::fmt;
 
+use crate::chars;
+use crate::components::Component;
 use crate::convert::{self, IdnaName};
+use crate::host::Host;
+use crate::iri::{IriRef, ParseOptions};
 use crate::normalize::DEFAULT_PORTS;
+use crate::normalize::DNS_SCHEMES;
+use crate::profile::Profile;
+use crate::render::describe;
 use crate::unicode::{bidi_class, is_combining_mark, is_nfc, is_nfkc, BidiClass};
-use crate::{chars, Component, Host, IriRef, ParseOptions, Profile, DNS_SCHEMES};
 
 /// How much a finding matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -32,7 +38,7 @@ impl Severity {
     /// `allow`, `info`, `warning` or `error`.
     ///
     /// ```
-    /// assert_eq!(iribis::Severity::Warning.name(), "warning");
+    /// assert_eq!(iribis::check::Severity::Warning.name(), "warning");
     /// ```
     pub fn name(self) -> &'static str {
         match self {
@@ -61,7 +67,7 @@ macro_rules! catalogue {
             /// The stable UPPER_SNAKE name.
             ///
             /// ```
-            /// assert_eq!(iribis::Code::DotSegment.name(), "DOT_SEGMENT");
+            /// assert_eq!(iribis::check::Code::DotSegment.name(), "DOT_SEGMENT");
             /// ```
             pub fn name(self) -> &'static str {
                 match self { $(Code::$variant => $name,)* }
@@ -85,7 +91,7 @@ macro_rules! catalogue {
             /// The code with this name, case-insensitively.
             ///
             /// ```
-            /// use iribis::Code;
+            /// use iribis::check::Code;
             /// assert_eq!(Code::from_name("dot_segment"), Some(Code::DotSegment));
             /// ```
             pub fn from_name(name: &str) -> Option<Code> {
@@ -105,7 +111,7 @@ catalogue! {
     BidiRtlComponentBoundary = "BIDI_RTL_COMPONENT_BOUNDARY", Warning, "RFC 3987 §4.2 rule 2",
         "A component with right-to-left characters does not start and end with one (trailing non-spacing marks belong to the character before them). RFC 3987 §4.2 asks that such a component start and end with right-to-left characters, so that neighbouring components and delimiters do not reorder around it. The labels of a host with a right-to-left label follow RFC 5893 instead: every label starts with a letter (rule 1); a right-to-left label ends with a right-to-left letter, a European or an Arabic-Indic digit (rule 3: `עברית-123` is fine), a left-to-right one with a letter or a European digit (rule 6), either followed by non-spacing marks.";
     NotNfc = "NOT_NFC", Warning, "RFC 3987 §3.1 step 1b",
-        "The component is not in Unicode Normalization Form C. IRIs created from text should be in NFC (RFC 3987 §3.1, 3987bis §3.1); comparison does not normalize (RFC 3987 §5.3.2.2), so a non-NFC IRI fails to match the NFC one a user types. `iri normalize --nfc` fixes it.";
+        "The component is not in Unicode Normalization Form C. IRIs created from text should be in NFC (RFC 3987 §3.1, 3987bis §3.1); comparison does not normalize (RFC 3987 §5.3.2.2), so a non-NFC IRI fails to match the NFC one a user types. Normalizing each component to NFC (3987bis §8.5) fixes it.";
     NotNfkc = "NOT_NFKC", Info, "3987bis §8.5",
         "The component is in NFC but not in NFKC: it has compatibility characters (ligatures, full-width forms, superscripts) that NFKC would replace. 3987bis §8.5 suggests NFKC where it helps users type the IRI.";
     CombiningMarkAtComponentStart = "COMBINING_MARK_AT_COMPONENT_START", Warning, "3987bis §5.1(c)",
@@ -133,7 +139,7 @@ catalogue! {
     EmptyHost = "EMPTY_HOST", Error, "RFC 9110 §4.2.1",
         "The IRI's scheme needs a host (http, https, ws, wss, ftp) and the host is empty or absent.";
     InvalidIdn = "INVALID_IDN", Error, "3987bis §3.4.2",
-        "The registered name of a DNS scheme is internationalized (after percent-decoding it has a non-ASCII character or an xn-- label) and IDNA rejects it, so it cannot be converted to the xn-- form 3987bis §3.4.2 needs for resolution. The test is the conversion `iri to-uri --idna` makes: percent-encodings decoded when all are UTF-8, then UTS #46 ToASCII with UseSTD3ASCIIRules (RFC 3987 §3.1), CheckHyphens and VerifyDnsLength (RFC 5891 §4.2.3.1, §5.4) on the whole name; a trailing root dot is fine. A name with a percent-encoding that is not UTF-8 is left to PERCENT_ENCODING_NOT_UTF8.";
+        "The registered name of a DNS scheme is internationalized (after percent-decoding it has a non-ASCII character or an xn-- label) and IDNA rejects it, so it cannot be converted to the xn-- form 3987bis §3.4.2 needs for resolution. The test is the IRI-to-URI conversion with IDNA (3987bis §3.4.2): percent-encodings decoded when all are UTF-8, then UTS #46 ToASCII with UseSTD3ASCIIRules (RFC 3987 §3.1), CheckHyphens and VerifyDnsLength (RFC 5891 §4.2.3.1, §5.4) on the whole name; a trailing root dot is fine. A name with a percent-encoding that is not UTF-8 is left to PERCENT_ENCODING_NOT_UTF8.";
     UppercaseHost = "UPPERCASE_HOST", Info, "RFC 3986 §3.2.2",
         "An ASCII registered name with uppercase letters. Hosts are case-insensitive and RFC 3986 §3.2.2 says producers should use lowercase.";
     DotSegment = "DOT_SEGMENT", Warning, "RFC 3986 §3.3",
@@ -143,7 +149,7 @@ catalogue! {
     UppercaseScheme = "UPPERCASE_SCHEME", Info, "RFC 3986 §3.1",
         "The scheme has uppercase letters. Schemes are case-insensitive and RFC 3986 §3.1 says producers should use lowercase.";
     LeiriOnlyCharacter = "LEIRI_ONLY_CHARACTER", Error, "3987bis §6.3",
-        "A character a LEIRI allows and an IRI does not (3987bis §6.3 groups them: space, the delimiters <>\", the unwise characters \\^`{|}, controls, bidi formatting characters, specials, private use outside the query, tags, non-characters). Convert the LEIRI to an IRI with `iri to-uri --profile leiri`.";
+        "A character a LEIRI allows and an IRI does not (3987bis §6.3 groups them: space, the delimiters <>\", the unwise characters \\^`{|}, controls, bidi formatting characters, specials, private use outside the query, tags, non-characters). Convert the LEIRI to an IRI by percent-encoding them (3987bis §6.3).";
     HostRestrictedCharacter = "HOST_RESTRICTED_CHARACTER", Warning, "3987bis §10, UTS #39 §3.1",
         "A label of the host has a character whose identifier status (UTS #39 §3.1) is not Allowed: a symbol or emoji (`ab♥.com`), IPA or a small capital (`hardᴡare.com`, `ɢᴏᴏɢʟᴇ.com`), a letter of a historic or limited-use script (Cherokee, Vai, Coptic, Old Italic), an obsolete or uncommon letter (`ĸ`). Or a punctuation-like character identifiers allow but hosts should not have: a hyphen or apostrophe look-alike (U+2010, U+2019, U+2027, U+058A, U+30A0, U+02BC), U+30FB next to a Latin letter, U+00B7 outside the Catalan `l·l`. Such a host can look like another (3987bis §10 asks not to rely on how an IRI looks), and browsers show its label in punycode. A letter in uncommon use or obsolete is fine in a label of its own script under a top-level domain of that script (Georgian `ჽ` under `.ge`). `xn--` labels are decoded first.";
     HostMixedScripts = "HOST_MIXED_SCRIPTS", Warning, "3987bis §10, UTS #39 §5.2",
@@ -161,7 +167,7 @@ catalogue! {
     HostKanaMisuse = "HOST_KANA_MISUSE", Warning, "3987bis §10, UTS #39 §4",
         "A Japanese character out of its place: U+30FC PROLONGED SOUND MARK not after kana (after Han or Latin it looks like a dash or the Han 'one'), U+30FD/U+30FE KATAKANA ITERATION MARK not after Katakana, a kana voiced sound mark (U+3099, U+309A) not after kana, or a Japanese character whose skeleton is ASCII punctuation or U+30FC (Katakana `ノ` looks like '/', Han `丶` like '\\', Han `一` like a dash) next to a letter that is not Japanese: `google.comノevil.jp` reads as a path.";
     HostProtectedLookalike = "HOST_PROTECTED_LOOKALIKE", Warning, "3987bis §10, UTS #39 §4",
-        "The host, or its last labels, has the UTS #39 skeleton of a domain given with `iri check --protected-domains FILE` (diacritics removed first, so `đigklmo68.com` matches `digklmo68.com` and `gооgle.com` in Cyrillic `google.com`) and is not that domain. Subdomains of the domain itself are fine. A look-alike of a domain the user trusts is the classic phishing host.";
+        "The host, or its last labels, has the UTS #39 skeleton of a domain the user protects (`CheckOptions::protected_domains`) (diacritics removed first, so `đigklmo68.com` matches `digklmo68.com` and `gооgle.com` in Cyrillic `google.com`) and is not that domain. Subdomains of the domain itself are fine. A look-alike of a domain the user trusts is the classic phishing host.";
 }
 
 impl fmt::Display for Code {
@@ -184,14 +190,14 @@ pub enum Preset {
 }
 
 impl std::str::FromStr for Preset {
-    type Err = crate::UnknownName;
+    type Err = crate::profile::UnknownName;
 
-    fn from_str(s: &str) -> Result<Self, crate::UnknownName> {
+    fn from_str(s: &str) -> Result<Self, crate::profile::UnknownName> {
         match s {
             "default" => Ok(Preset::Default),
             "strict" => Ok(Preset::Strict),
             "leiri" => Ok(Preset::Leiri),
-            _ => Err(crate::UnknownName::new(
+            _ => Err(crate::profile::UnknownName::new(
                 "severity preset",
                 s,
                 &["default", "strict", "leiri"],
@@ -203,7 +209,7 @@ impl std::str::FromStr for Preset {
 /// The severity of every code: a preset, then per-code overrides.
 ///
 /// ```
-/// use iribis::{Code, Preset, Severities, Severity};
+/// use iribis::check::{Code, Preset, Severities, Severity};
 ///
 /// let s = Severities::new(Preset::Strict).set(Code::DotSegment, Severity::Allow);
 /// assert_eq!(s.of(Code::DefaultPort), Severity::Warning);
@@ -281,14 +287,15 @@ pub struct Violation {
 impl Violation {
     /// A window of the input around this violation's span as a report
     /// shows it, and the line to print beneath it with `^` under the span
-    /// (see [`underline`](crate::underline): about 40 columns of context on
+    /// (see [`underline`](crate::render::underline): about 40 columns of context on
     /// each side, `…` where the input is cut, invisible characters escaped,
     /// marks placed by display width, right-to-left text in a left-to-right
     /// embedding, RFC 3987 §4.1). Costs time in the span's length and the
     /// window's, not the input's.
     ///
     /// ```
-    /// use iribis::{check, CheckOptions};
+    /// use iribis::check;
+    /// use iribis::check::CheckOptions;
     ///
     /// let input = "http://例え.jp/%7e";
     /// let v = &check(input, &CheckOptions::default()).violations[0];
@@ -317,7 +324,8 @@ pub struct Report {
 /// Checks `input` against the specs.
 ///
 /// ```
-/// use iribis::{check, CheckOptions, Code};
+/// use iribis::check;
+/// use iribis::check::{CheckOptions, Code};
 ///
 /// let report = check("HTTP://example.org:80/a/./b?%7e", &CheckOptions::default());
 /// assert!(report.valid);
@@ -587,7 +595,7 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
                 end,
                 component,
                 format!(
-                    "this part of the {} is not in NFC: normalize it (iri normalize --nfc)",
+                    "this part of the {} is not in NFC: normalize it to NFC",
                     component.name()
                 ),
             );
@@ -987,13 +995,5 @@ fn leiri_group(c: char) -> &'static str {
             "a private-use character outside the query"
         }
         _ => "a non-character",
-    }
-}
-
-fn describe(c: char) -> String {
-    if c.is_ascii_graphic() {
-        format!("'{c}' (U+{:04X})", c as u32)
-    } else {
-        format!("U+{:04X}", c as u32)
     }
 }

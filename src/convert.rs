@@ -8,9 +8,14 @@ use std::fmt;
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 
 use crate::chars;
+use crate::components::Component;
+use crate::error::ParseError;
+use crate::host::Host;
 use crate::iri::parse_meta;
+use crate::iri::{IriRef, ParseOptions, Storage};
+use crate::profile::Profile;
+use crate::rule::GrammarRule;
 use crate::unicode::is_combining_mark;
-use crate::{Component, GrammarRule, Host, IriRef, ParseError, ParseOptions, Profile, Storage};
 
 /// The characters that §3.3 percent-encodes: everything not allowed
 /// anywhere in a URI. Non-ASCII characters always are; of ASCII, the
@@ -31,11 +36,12 @@ const NOT_IN_URIS: &AsciiSet = &{
 /// Options of IRI → URI conversion ([`to_uri`]).
 ///
 /// ```
-/// use iribis::{to_uri, ToUriOptions};
+/// use iribis::to_uri;
+/// use iribis::convert::ToUriOptions;
 ///
 /// let idna = ToUriOptions::new().idna(true);
 /// assert_eq!(to_uri("http://résumé.example.org/", &idna)?, "http://xn--rsum-bpad.example.org/");
-/// # Ok::<(), iribis::ConvertError>(())
+/// # Ok::<(), iribis::convert::ConvertError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct ToUriOptions {
@@ -99,7 +105,8 @@ impl ToUriOptions {
     /// `cli`); without it only the labels of UTF-8 are known.
     ///
     /// ```
-    /// use iribis::{to_uri, ToUriOptions};
+    /// use iribis::to_uri;
+    /// use iribis::convert::ToUriOptions;
     ///
     /// let utf8 = ToUriOptions::new().query_charset("UTF-8")?;
     /// assert_eq!(to_uri("http://h/?q=é", &utf8)?, "http://h/?q=%C3%A9");
@@ -109,7 +116,7 @@ impl ToUriOptions {
     /// assert_eq!(to_uri("http://h/?q=é", &latin1)?, "http://h/?q=%E9");
     /// # }
     /// assert!(ToUriOptions::new().query_charset("no-such-charset").is_err());
-    /// # Ok::<(), iribis::ConvertError>(())
+    /// # Ok::<(), iribis::convert::ConvertError>(())
     /// ```
     pub fn query_charset(mut self, label: &str) -> Result<Self, ConvertError> {
         #[cfg(feature = "charsets")]
@@ -152,10 +159,10 @@ pub enum ConvertError {
 impl fmt::Display for ConvertError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ConvertError::Parse(e) => f.write_str(&e.message()),
+            ConvertError::Parse(e) => write!(f, "cannot convert an invalid {}", e.noun()),
             ConvertError::Idna { label } => write!(
                 f,
-                "IDNA rejects the host label {label:?} (3987bis §3.4.2): {}; convert without --idna to percent-encode it instead (§3.4.1)",
+                "IDNA rejects the host label {label:?} (3987bis §3.4.2): {}; convert without IDNA to percent-encode it instead (§3.4.1)",
                 idna_reason(label)
             ),
             #[cfg(feature = "charsets")]
@@ -172,7 +179,27 @@ impl fmt::Display for ConvertError {
     }
 }
 
-impl std::error::Error for ConvertError {}
+/// The parse error of [`ConvertError::Parse`] is its source.
+///
+/// ```
+/// use std::error::Error;
+/// use iribis::convert::ToUriOptions;
+///
+/// let e = iribis::to_uri("http://h/a b", &ToUriOptions::new()).unwrap_err();
+/// assert_eq!(e.to_string(), "cannot convert an invalid IRI");
+/// assert_eq!(
+///     e.source().unwrap().to_string(),
+///     "invalid IRI: ' ' is not allowed in a path at character 10"
+/// );
+/// ```
+impl std::error::Error for ConvertError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ConvertError::Parse(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl From<ParseError> for ConvertError {
     fn from(e: ParseError) -> Self {
@@ -186,12 +213,13 @@ impl From<ParseError> for ConvertError {
 /// identity on URIs, and idempotent.
 ///
 /// ```
-/// use iribis::{to_uri, ToUriOptions};
+/// use iribis::to_uri;
+/// use iribis::convert::ToUriOptions;
 ///
 /// let o = ToUriOptions::new();
 /// assert_eq!(to_uri("http://www.example.org/red%09rosé#red", &o)?, "http://www.example.org/red%09ros%C3%A9#red");
 /// assert_eq!(to_uri("http://résumé.example.org", &o)?, "http://r%C3%A9sum%C3%A9.example.org");
-/// # Ok::<(), iribis::ConvertError>(())
+/// # Ok::<(), iribis::convert::ConvertError>(())
 /// ```
 pub fn to_uri(input: &str, options: &ToUriOptions) -> Result<String, ConvertError> {
     Ok(convert_to_uri(input, options, false)?
@@ -207,7 +235,8 @@ impl<T: Storage> IriRef<T> {
     /// `rfc3986` profile.
     ///
     /// ```
-    /// use iribis::{IriRef, Profile, ToUriOptions};
+    /// use iribis::{IriRef, Profile};
+    /// use iribis::convert::ToUriOptions;
     ///
     /// let iri = IriRef::parse("http://résumé.example.org/日本")?;
     /// let uri = iri.to_uri(&ToUriOptions::new().idna(true))?;
@@ -228,7 +257,8 @@ impl<T: Storage> IriRef<T> {
     /// `rfc3987bis` profile.
     ///
     /// ```
-    /// use iribis::{IriRef, ToIriOptions};
+    /// use iribis::IriRef;
+    /// use iribis::convert::ToIriOptions;
     ///
     /// let uri = IriRef::parse("http://xn--99zt52a.example.org/D%C3%BCrst")?;
     /// let iri = uri.to_iri(&ToIriOptions::new())?;
@@ -267,12 +297,12 @@ pub struct Step {
 /// §3.5): the last step's text is [`to_uri`]'s result.
 ///
 /// ```
-/// use iribis::{to_uri_steps, ToUriOptions};
+/// use iribis::convert::{ToUriOptions, to_uri_steps};
 ///
 /// let steps = to_uri_steps("http://h/ü", &ToUriOptions::new())?;
 /// assert_eq!(steps[1].text, "http://h/<c3><bc>");
 /// assert_eq!(steps.last().unwrap().text, "http://h/%C3%BC");
-/// # Ok::<(), iribis::ConvertError>(())
+/// # Ok::<(), iribis::convert::ConvertError>(())
 /// ```
 pub fn to_uri_steps(input: &str, options: &ToUriOptions) -> Result<Vec<Step>, ConvertError> {
     convert_to_uri(input, options, true)
@@ -589,7 +619,8 @@ fn idna_host(name: &str) -> Result<Option<String>, ConvertError> {
 /// characters.
 ///
 /// ```
-/// use iribis::{to_iri, ToIriOptions};
+/// use iribis::to_iri;
+/// use iribis::convert::ToIriOptions;
 ///
 /// let o = ToIriOptions::new();
 /// assert_eq!(to_iri("http://www.example.org/D%C3%BCrst", &o)?, "http://www.example.org/Dürst");
@@ -598,7 +629,7 @@ fn idna_host(name: &str) -> Result<Option<String>, ConvertError> {
 /// // Full-width 'Ａ' looks like 'A' (§5.1(b)).
 /// assert_eq!(to_iri("http://h/%EF%BC%A1", &o)?, "http://h/%EF%BC%A1");
 /// assert_eq!(to_iri("http://h/%EF%BC%A1", &o.decode_all(true))?, "http://h/Ａ");
-/// # Ok::<(), iribis::ConvertError>(())
+/// # Ok::<(), iribis::convert::ConvertError>(())
 /// ```
 pub fn to_iri(input: &str, options: &ToIriOptions) -> Result<String, ConvertError> {
     Ok(convert_to_iri(input, options, false)?
@@ -626,7 +657,7 @@ impl Default for ToIriOptions {
 }
 
 impl ToIriOptions {
-    /// The default: step 7 converts `xn--` labels of [`crate::DNS_SCHEMES`]
+    /// The default: step 7 converts `xn--` labels of [`crate::normalize::DNS_SCHEMES`]
     /// hosts with ToUnicode, and step 4 keeps the characters 3987bis §5.1
     /// advises against percent-encoded.
     pub fn new() -> Self {
@@ -646,12 +677,13 @@ impl ToIriOptions {
     /// NOT contain", stay encoded (`iri to-iri --decode-all`).
     ///
     /// ```
-    /// use iribis::{to_iri, ToIriOptions};
+    /// use iribis::to_iri;
+    /// use iribis::convert::ToIriOptions;
     ///
     /// let all = ToIriOptions::new().decode_all(true);
     /// assert_eq!(to_iri("http://h/a%E2%80%8Db", &all)?, "http://h/a\u{200D}b");
     /// assert_eq!(to_iri("http://h/a%E2%80%8Db", &ToIriOptions::new())?, "http://h/a%E2%80%8Db");
-    /// # Ok::<(), iribis::ConvertError>(())
+    /// # Ok::<(), iribis::convert::ConvertError>(())
     /// ```
     pub fn decode_all(mut self, decode_all: bool) -> Self {
         self.decode_all = decode_all;
@@ -667,14 +699,15 @@ impl ToIriOptions {
     /// `spoof` feature; without it every valid label is decoded.
     ///
     /// ```
-    /// use iribis::{to_iri, ToIriOptions};
+    /// use iribis::to_iri;
+    /// use iribis::convert::ToIriOptions;
     ///
     /// let o = ToIriOptions::new();
     /// # #[cfg(feature = "spoof")]
     /// assert_eq!(to_iri("http://xn--paypl-g9d.com/", &o)?, "http://xn--paypl-g9d.com/");
     /// assert_eq!(to_iri("http://xn--paypl-g9d.com/", &o.decode_spoofable(true))?, "http://paypαl.com/");
     /// assert_eq!(to_iri("http://xn--bcher-kva.de/", &o)?, "http://bücher.de/");
-    /// # Ok::<(), iribis::ConvertError>(())
+    /// # Ok::<(), iribis::convert::ConvertError>(())
     /// ```
     pub fn decode_spoofable(mut self, decode_spoofable: bool) -> Self {
         self.decode_spoofable = decode_spoofable;
@@ -686,13 +719,13 @@ impl ToIriOptions {
 /// layout of its §4.3 examples (octets as `<c3>`).
 ///
 /// ```
-/// use iribis::{to_iri_steps, ToIriOptions};
+/// use iribis::convert::{ToIriOptions, to_iri_steps};
 ///
 /// let steps = to_iri_steps("http://www.example.org/D%FCrst", &ToIriOptions::new())?;
 /// let texts: Vec<&str> = steps.iter().map(|s| s.text.as_str()).collect();
 /// assert_eq!(texts[1], "http://www.example.org/D<fc>rst");
 /// assert_eq!(texts[2], "http://www.example.org/D%FCrst");
-/// # Ok::<(), iribis::ConvertError>(())
+/// # Ok::<(), iribis::convert::ConvertError>(())
 /// ```
 pub fn to_iri_steps(input: &str, options: &ToIriOptions) -> Result<Vec<Step>, ConvertError> {
     convert_to_iri(input, options, true)
@@ -711,7 +744,7 @@ fn convert_to_iri(
     let dns = options.idna
         && scheme
             .as_deref()
-            .is_some_and(|s| crate::DNS_SCHEMES.contains(&s))
+            .is_some_and(|s| crate::normalize::DNS_SCHEMES.contains(&s))
         && matches!(r.host(), Some(Host::RegName(_)));
     let decode_all = options.decode_all;
     let spoof_check = !options.decode_spoofable;
@@ -882,7 +915,7 @@ fn to_unicode_labels(
         if clean && spoof_check {
             if let Some(f) = crate::spoof::check_label(&u, tld.as_deref()).first() {
                 notes.push(format!(
-                    "{label} ({u}) kept in punycode, as browsers show it: {} ({}; --decode-spoofable decodes it)",
+                    "{label} ({u}) kept in punycode, as browsers show it: {} ({}; the decode-spoofable option decodes it)",
                     f.message, f.code
                 ));
                 out.push_str(label);
@@ -1132,7 +1165,7 @@ pub enum InnerSpaces {
 /// removed, then inner spaces kept, split on, or encoded.
 ///
 /// ```
-/// use iribis::{preprocess, InnerSpaces};
+/// use iribis::convert::{InnerSpaces, preprocess};
 ///
 /// assert_eq!(preprocess("\t http://h/a b \r\n", InnerSpaces::Encode), ["http://h/a%20b"]);
 /// assert_eq!(preprocess(" a  b ", InnerSpaces::Split), ["a", "b"]);

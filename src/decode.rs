@@ -35,7 +35,7 @@ pub struct Decoded<'a> {
 
 impl<'a> Decoded<'a> {
     /// A view of `text`, such as a path segment from
-    /// [`IriRef::path_segments`](crate::IriRef::path_segments). A `%` not
+    /// [`IriRef::path_segments`](crate::iri::IriRef::path_segments). A `%` not
     /// followed by two hexadecimal digits (which no parsed component has)
     /// is left as it is.
     ///
@@ -74,7 +74,7 @@ impl<'a> Decoded<'a> {
 }
 
 /// The query read as `key=value` pairs, from
-/// [`IriRef::query_pairs`](crate::IriRef::query_pairs).
+/// [`IriRef::query_pairs`](crate::iri::IriRef::query_pairs).
 ///
 /// No IRI or URI specification gives the query a structure (RFC 3986
 /// §3.4: "non-hierarchical data"); pairs separated by `&`, each split at

@@ -6,10 +6,14 @@
 use std::marker::PhantomData;
 
 use crate::build::{recompose, Authority, Parts};
-use crate::{AbsoluteIri, GrammarRule, Iri, IriRef, ParseError, Profile, RelativeRef};
+use crate::error::ParseError;
+use crate::iri::{AbsoluteIri, Iri, IriRef, RelativeRef};
+use crate::profile::Profile;
+use crate::rule::GrammarRule;
 
 mod sealed {
-    use crate::{GrammarRule, IriRef};
+    use crate::iri::IriRef;
+    use crate::rule::GrammarRule;
 
     /// The owned reference types: what a [`super::Builder`] builds and
     /// what has setters.

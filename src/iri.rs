@@ -8,10 +8,14 @@ use std::ops::Deref;
 use std::str::FromStr;
 
 use crate::decode::{Decoded, QueryPairs};
+use crate::error::ParseError;
 use crate::fast;
 use crate::host::{Host, IpvFuture};
-use crate::syntax::lower::{HostMeta, Lower, Meta, Span};
-use crate::{syntax, GrammarRule, ParseError, Profile};
+use crate::meta::{HostMeta, Meta, Span};
+use crate::profile::Profile;
+use crate::rule::GrammarRule;
+use crate::syntax;
+use crate::syntax::lower::Lower;
 
 /// Options for the `parse_with` constructors.
 ///

@@ -9,23 +9,31 @@
 //!    pest, each rule under its ABNF name with the ABNF above it, every
 //!    departure needed by PEG's ordered choice commented. One grammar per
 //!    [`Profile`].
-//! 2. **DFAs** (`src/fast/`): the ABNF compiled into minimal DFAs by the
-//!    generator in `gen/` and checked in. For the four reference rules of
+//! 2. **DFAs** (`src/fast/`): every rule of every profile compiled into a
+//!    minimal DFA by the generator in `gen/` and checked in, so a
+//!    dependent's build constructs nothing. For the four reference rules of
 //!    each profile, one walk decides validity and, crossed with RFC 3986
 //!    Appendix B's delimiters, gives the components: [`IriRef::parse`] and
 //!    its siblings run no pest. For every rule, the DFA's dead state is the
 //!    exact position of a [`ParseError`]: the first character that cannot
 //!    belong to any valid input.
-//! 3. **pest**, starting at any rule ([`GrammarRule`]), which must consume
-//!    the whole input: for [`Components`] and [`SyntaxTree`] at any rule,
-//!    and to explain an error (what was expected), on a bounded window. Its
+//! 3. **pest**, starting at any rule ([`GrammarRule`]) and consuming the
+//!    whole input: for [`Components`] and [`tree::SyntaxTree`] at any rule,
+//!    and to explain an error (what was expected there), on a bounded
+//!    window of the input, only when the error is first asked for. Its
 //!    pairs are lowered to offsets into the input; nothing is re-scanned.
 //! 4. **Typed components**: [`IriRef`], [`Iri`], [`AbsoluteIri`] and
-//!    [`RelativeRef`], with [`Host`] distinguishing registered names, IPv4,
-//!    IPv6 and IPvFuture. [`SyntaxTree`] keeps the whole derivation.
+//!    [`RelativeRef`] keep the text and the span of each component, with
+//!    [`Host`] telling registered names, IPv4, IPv6 and IPvFuture apart.
 //!    [`Builder`] and the setters (`IriRef::set_path`, ...) go the other
-//!    way: components, each checked where it will stand, recomposed
-//!    (RFC 3986 §5.3) and checked whole.
+//!    way: each component checked where it will stand, then one
+//!    recomposition (RFC 3986 §5.3) checked whole.
+//! 5. **Operations**, each in its module: [`resolve`](mod@resolve)
+//!    (RFC 3986 §5), [`normalize`] (the comparison ladder of RFC 3987 §5.3),
+//!    [`convert`] (IRI → URI and URI → IRI, 3987bis §3 and §5), [`check`](mod@check)
+//!    (the conformance checker and its catalogue of codes), [`render`]
+//!    (showing inputs safely on a terminal), and with the `lab` feature the
+//!    grammar lab ([`lab`], [`abnf`]).
 //!
 //! # Terminology
 //!
@@ -55,7 +63,7 @@
 //! - `cli` (default): the `iri` command-line tool (clap, serde_json); turns
 //!   on `lab`, `charsets` and `spoof`.
 //! - `charsets`: document charsets other than UTF-8 for the query
-//!   (3987bis §3.5, [`ToUriOptions::query_charset`]), through encoding_rs.
+//!   (3987bis §3.5, [`convert::ToUriOptions::query_charset`]), through encoding_rs.
 //! - `spoof`: the host spoofing codes of [`check()`] (UTS #39) and `to_iri`'s
 //!   keeping of spoofable labels in punycode.
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings.
@@ -82,11 +90,10 @@
 pub mod abnf;
 mod build;
 mod chars;
-mod check;
+pub mod check;
 mod components;
-mod convert;
+pub mod convert;
 mod decode;
-mod diagnose;
 mod edit;
 mod error;
 mod fast;
@@ -94,42 +101,33 @@ mod host;
 mod iri;
 #[cfg(feature = "lab")]
 pub mod lab;
-mod normalize;
+mod meta;
+pub mod normalize;
 mod profile;
-mod render;
-mod resolve;
+pub mod render;
+pub mod resolve;
 mod rule;
 #[cfg(feature = "spoof")]
 pub mod spoof;
 mod syntax;
-mod tree;
+pub mod tree;
 mod unicode;
 
-pub use check::{check, CheckOptions, Code, Preset, Report, Severities, Severity, Violation};
-pub use components::Components;
-pub use convert::{
-    preprocess, to_iri, to_iri_steps, to_uri, to_uri_steps, ConvertError, InnerSpaces, Step,
-    ToIriOptions, ToUriOptions,
-};
+pub use check::check;
+pub use components::{Component, Components};
+pub use convert::{to_iri, to_uri};
 pub use decode::{Decoded, QueryPairs};
 pub use edit::Builder;
-pub use error::{Component, ErrorKind, ParseError};
+pub use error::{ErrorKind, ParseError};
 #[doc(hidden)]
 pub use fast::{dfa_accepts, dfa_viable_prefix};
 pub use host::{Host, IpvFuture};
 pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef, Storage};
-pub use normalize::{
-    compare, equivalent, Level, UnicodeNormalizationError, DEFAULT_PORTS, DNS_SCHEMES,
-};
 pub use profile::{Profile, UnknownName};
-pub use render::{
-    escape_controls, escape_invisible, escape_line, is_invisible, is_terminal_control, underline,
-};
-pub use resolve::{resolve, ResolveError, ResolveOptions};
+pub use resolve::resolve;
 pub use rule::GrammarRule;
 #[doc(hidden)]
 pub use syntax::pest_accepts;
-pub use tree::{Node, SyntaxTree};
 
 /// The README's examples, run as doctests.
 #[cfg(doctest)]

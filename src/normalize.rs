@@ -15,8 +15,9 @@ use std::fmt;
 
 use crate::build::{remove_dot_segments, Builder};
 use crate::chars;
-use crate::syntax::lower::HostMeta;
-use crate::{Component, IriRef};
+use crate::components::Component;
+use crate::iri::IriRef;
+use crate::meta::HostMeta;
 
 /// How far [`IriRef::normalize_with`] goes, and the rungs of the
 /// comparison ladder of RFC 3987 §5.3 ([`equivalent`]).
@@ -37,7 +38,7 @@ impl Level {
     /// The name used by the command line: `simple`, `syntax` or `scheme`.
     ///
     /// ```
-    /// assert_eq!(iribis::Level::Scheme.name(), "scheme");
+    /// assert_eq!(iribis::normalize::Level::Scheme.name(), "scheme");
     /// ```
     pub fn name(self) -> &'static str {
         match self {
@@ -50,7 +51,7 @@ impl Level {
     /// The rung as the comparison ladder names it.
     ///
     /// ```
-    /// assert_eq!(iribis::Level::Syntax.rung(), "syntax-based");
+    /// assert_eq!(iribis::normalize::Level::Syntax.rung(), "syntax-based");
     /// ```
     pub fn rung(self) -> &'static str {
         match self {
@@ -62,14 +63,14 @@ impl Level {
 }
 
 impl std::str::FromStr for Level {
-    type Err = crate::UnknownName;
+    type Err = crate::profile::UnknownName;
 
-    fn from_str(s: &str) -> Result<Self, crate::UnknownName> {
+    fn from_str(s: &str) -> Result<Self, crate::profile::UnknownName> {
         match s {
             "simple" => Ok(Level::Simple),
             "syntax" => Ok(Level::Syntax),
             "scheme" => Ok(Level::Scheme),
-            _ => Err(crate::UnknownName::new(
+            _ => Err(crate::profile::UnknownName::new(
                 "normalization level",
                 s,
                 &["simple", "syntax", "scheme"],
@@ -106,7 +107,7 @@ pub const DEFAULT_PORTS: &[(&str, u16)] = &[
 /// host there.
 pub const DNS_SCHEMES: &[&str] = &["http", "https", "ws", "wss", "ftp"];
 
-impl<T: crate::Storage> IriRef<T> {
+impl<T: crate::iri::Storage> IriRef<T> {
     /// Syntax-based normalization (RFC 3987 §5.3.2, RFC 3986 §6.2.2).
     ///
     /// - the scheme in lowercase, and the host when it is all ASCII (IP
@@ -160,7 +161,8 @@ impl<T: crate::Storage> IriRef<T> {
     /// its Unicode form.
     ///
     /// ```
-    /// use iribis::{IriRef, Level};
+    /// use iribis::IriRef;
+    /// use iribis::normalize::Level;
     ///
     /// let r = IriRef::parse("HTTP://xn--rsum-bpad.Example:80")?;
     /// assert_eq!(r.normalize_with(Level::Scheme), "http://résumé.example/");
@@ -400,11 +402,12 @@ impl std::error::Error for UnicodeNormalizationError {}
 /// normalization. Fragments count; see [`compare`] to ignore them.
 ///
 /// Relative references must be resolved against their base first
-/// ([`crate::Iri::resolve`]): two relative references that are equal here
+/// ([`crate::iri::Iri::resolve`]): two relative references that are equal here
 /// may name different resources, and two that differ may name the same.
 ///
 /// ```
-/// use iribis::{equivalent, IriRef, Level};
+/// use iribis::IriRef;
+/// use iribis::normalize::{Level, equivalent};
 ///
 /// let a = IriRef::parse("http://example.org/~smith/")?;
 /// let b = IriRef::parse("HTTP://EXAMPLE.org/%7Esmith/")?;
@@ -412,7 +415,7 @@ impl std::error::Error for UnicodeNormalizationError {}
 /// assert!(equivalent(&a, &b, Level::Syntax));
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
-pub fn equivalent<A: crate::Storage, B: crate::Storage>(
+pub fn equivalent<A: crate::iri::Storage, B: crate::iri::Storage>(
     a: &IriRef<A>,
     b: &IriRef<B>,
     level: Level,
@@ -426,7 +429,8 @@ pub fn equivalent<A: crate::Storage, B: crate::Storage>(
 /// (RFC 3987 §5.1: a fragment is not part of the resource's identity).
 ///
 /// ```
-/// use iribis::{compare, IriRef, Level};
+/// use iribis::IriRef;
+/// use iribis::normalize::{Level, compare};
 ///
 /// let a = IriRef::parse("http://example.org/")?;
 /// let b = IriRef::parse("http://example.org:80/#top")?;
@@ -434,7 +438,7 @@ pub fn equivalent<A: crate::Storage, B: crate::Storage>(
 /// assert_eq!(compare(&a, &b, Level::Scheme, true), Some(Level::Scheme));
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
-pub fn compare<A: crate::Storage, B: crate::Storage>(
+pub fn compare<A: crate::iri::Storage, B: crate::iri::Storage>(
     a: &IriRef<A>,
     b: &IriRef<B>,
     level: Level,

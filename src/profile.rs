@@ -72,11 +72,12 @@ impl fmt::Display for Profile {
 }
 
 /// The error of the `FromStr` impls of the crate's named values
-/// ([`Profile`], [`crate::Level`], [`crate::Preset`]): the name is none of
+/// ([`Profile`], [`crate::normalize::Level`], [`crate::check::Preset`]): the name is none of
 /// them.
 ///
 /// ```
-/// use iribis::{Level, Profile};
+/// use iribis::Profile;
+/// use iribis::normalize::Level;
 ///
 /// let err = "rfc3988".parse::<Profile>().unwrap_err();
 /// assert_eq!(err.name(), "rfc3988");

@@ -1,5 +1,5 @@
-//! Text for a terminal: what the reports of [`ParseError`](crate::ParseError),
-//! [`Violation::underline`](crate::Violation::underline) and the `iri`
+//! Text for a terminal: what the reports of [`ParseError`](crate::error::ParseError),
+//! [`Violation::underline`](crate::check::Violation::underline) and the `iri`
 //! command show of an input.
 //!
 //! Two rules. A character that prints as nothing, or that a terminal would
@@ -14,7 +14,8 @@ use std::borrow::Cow;
 
 use unicode_width::UnicodeWidthChar;
 
-use crate::{chars, Profile};
+use crate::chars;
+use crate::profile::Profile;
 
 /// Display columns of the input shown on each side of a span.
 const CONTEXT: usize = 40;
@@ -30,10 +31,10 @@ const CUT: char = '…';
 /// noncharacters, specials and tags.
 ///
 /// ```
-/// assert!(iribis::is_invisible('\u{1B}'));
-/// assert!(iribis::is_invisible('\u{9B}'));
-/// assert!(iribis::is_invisible('\u{202E}'));
-/// assert!(!iribis::is_invisible('é'));
+/// assert!(iribis::render::is_invisible('\u{1B}'));
+/// assert!(iribis::render::is_invisible('\u{9B}'));
+/// assert!(iribis::render::is_invisible('\u{202E}'));
+/// assert!(!iribis::render::is_invisible('é'));
 /// ```
 pub fn is_invisible(c: char) -> bool {
     c.is_control()
@@ -53,13 +54,25 @@ pub fn is_invisible(c: char) -> bool {
         || (0xE0000..=0xE0FFF).contains(&(c as u32))
 }
 
+/// A character as messages name it: `'é' (U+00E9)`, or only its code
+/// point (`U+200E`) for one that does not show by itself: an
+/// [invisible](is_invisible) character, whitespace or a combining mark.
+/// The one spelling of a character in parse errors and check findings.
+pub(crate) fn describe(c: char) -> String {
+    if is_invisible(c) || c.is_whitespace() || crate::unicode::is_combining_mark(c) {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("'{c}' (U+{:04X})", c as u32)
+    }
+}
+
 /// `text` with every [invisible](is_invisible) character written as
 /// `\u{..}` (uppercase hexadecimal): safe to write to a terminal. Borrowed
 /// when there is nothing to escape.
 ///
 /// ```
-/// assert_eq!(iribis::escape_invisible("http://a/\u{1B}c\u{7}"), "http://a/\\u{1B}c\\u{7}");
-/// assert_eq!(iribis::escape_invisible("http://例え.jp/"), "http://例え.jp/");
+/// assert_eq!(iribis::render::escape_invisible("http://a/\u{1B}c\u{7}"), "http://a/\\u{1B}c\\u{7}");
+/// assert_eq!(iribis::render::escape_invisible("http://例え.jp/"), "http://例え.jp/");
 /// ```
 pub fn escape_invisible(text: &str) -> Cow<'_, str> {
     // Printable ASCII, the common case, needs no look at each character.
@@ -78,9 +91,9 @@ pub fn escape_invisible(text: &str) -> Cow<'_, str> {
 /// the line and paragraph separators. A subset of [`is_invisible`].
 ///
 /// ```
-/// assert!(iribis::is_terminal_control('\u{1B}'));
-/// assert!(iribis::is_terminal_control('\u{202E}'));
-/// assert!(!iribis::is_terminal_control('\u{200D}'));
+/// assert!(iribis::render::is_terminal_control('\u{1B}'));
+/// assert!(iribis::render::is_terminal_control('\u{202E}'));
+/// assert!(!iribis::render::is_terminal_control('\u{200D}'));
 /// ```
 pub fn is_terminal_control(c: char) -> bool {
     c.is_control() || chars::is_bidi_formatting(c) || matches!(c, '\u{2028}' | '\u{2029}')
@@ -93,7 +106,7 @@ pub fn is_terminal_control(c: char) -> bool {
 /// act on the terminal. Borrowed when there is nothing to escape.
 ///
 /// ```
-/// assert_eq!(iribis::escape_controls("a\u{1B}b\u{200D}c"), "a\\u{1B}b\u{200D}c");
+/// assert_eq!(iribis::render::escape_controls("a\u{1B}b\u{200D}c"), "a\\u{1B}b\u{200D}c");
 /// ```
 pub fn escape_controls(text: &str) -> Cow<'_, str> {
     if text.bytes().all(|b| (0x20..0x7F).contains(&b)) || !text.chars().any(is_terminal_control) {
@@ -115,8 +128,8 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
 /// (RFC 3987 §4.1), as the windows of [`underline`] are.
 ///
 /// ```
-/// assert_eq!(iribis::escape_line("http://a/\u{1B}"), "http://a/\\u{1B}");
-/// assert_eq!(iribis::escape_line("http://a/\u{5D0}"), "\u{202A}http://a/\u{5D0}\u{202C}");
+/// assert_eq!(iribis::render::escape_line("http://a/\u{1B}"), "http://a/\\u{1B}");
+/// assert_eq!(iribis::render::escape_line("http://a/\u{5D0}"), "\u{202A}http://a/\u{5D0}\u{202C}");
 /// ```
 pub fn escape_line(text: &str) -> Cow<'_, str> {
     let shown = escape_invisible(text);
@@ -140,12 +153,12 @@ pub fn escape_line(text: &str) -> Cow<'_, str> {
 /// boundary.
 ///
 /// ```
-/// let (shown, marks) = iribis::underline("http://例え.jp/%7e", 17, 20);
+/// let (shown, marks) = iribis::render::underline("http://例え.jp/%7e", 17, 20);
 /// assert_eq!(shown, "http://例え.jp/%7e");
 /// assert_eq!(marks, format!("{}^^^", " ".repeat(15)));
 ///
 /// let long = format!("http://a/{}%zz", "b".repeat(1000));
-/// let (shown, marks) = iribis::underline(&long, 1009, 1010);
+/// let (shown, marks) = iribis::render::underline(&long, 1009, 1010);
 /// assert!(shown.starts_with('…') && shown.ends_with("b%zz"));
 /// assert_eq!(marks.trim_start(), "^");
 /// assert!(shown.chars().count() < 50);

@@ -8,12 +8,14 @@
 use std::fmt;
 
 use crate::build::{remove_dot_segments, Builder};
-use crate::{Iri, IriRef, ParseError};
+use crate::error::ParseError;
+use crate::iri::{Iri, IriRef};
 
 /// Options of [`Iri::resolve_with`].
 ///
 /// ```
-/// use iribis::{Iri, IriRef, ResolveOptions};
+/// use iribis::{Iri, IriRef};
+/// use iribis::resolve::ResolveOptions;
 ///
 /// let base = Iri::parse("http://a/b/c/d;p?q")?;
 /// let r = IriRef::parse("http:g")?;
@@ -48,7 +50,7 @@ impl ResolveOptions {
     }
 }
 
-impl<T: crate::Storage> Iri<T> {
+impl<T: crate::iri::Storage> Iri<T> {
     /// Resolves `reference` with this IRI as the base (RFC 3986 §5.2, strict).
     ///
     /// The base's fragment, if any, is ignored (RFC 3986 §5.1). The result is
@@ -64,12 +66,12 @@ impl<T: crate::Storage> Iri<T> {
     /// assert_eq!(resolved.fragment(), Some("s"));
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
-    pub fn resolve<R: crate::Storage>(&self, reference: &IriRef<R>) -> Iri<String> {
+    pub fn resolve<R: crate::iri::Storage>(&self, reference: &IriRef<R>) -> Iri<String> {
         self.resolve_with(reference, &ResolveOptions::default())
     }
 
     /// Resolves `reference` with this IRI as the base, under `options`.
-    pub fn resolve_with<R: crate::Storage>(
+    pub fn resolve_with<R: crate::iri::Storage>(
         &self,
         reference: &IriRef<R>,
         options: &ResolveOptions,
@@ -104,14 +106,14 @@ impl<T: crate::Storage> Iri<T> {
     /// assert_eq!(base.resolve(&base.relativize(&dotted)), base.resolve(&dotted));
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
-    pub fn relativize<U: crate::Storage>(&self, target: &Iri<U>) -> IriRef<String> {
+    pub fn relativize<U: crate::iri::Storage>(&self, target: &Iri<U>) -> IriRef<String> {
         relativize(self, target)
     }
 }
 
 /// RFC 3986 §5.2.2, with merge (§5.2.3), remove_dot_segments (§5.2.4) and
 /// recomposition (§5.3) done as the result is written.
-fn transform<B: crate::Storage, R: crate::Storage>(
+fn transform<B: crate::iri::Storage, R: crate::iri::Storage>(
     base: &Iri<B>,
     r: &IriRef<R>,
     options: &ResolveOptions,
@@ -166,7 +168,7 @@ fn transform<B: crate::Storage, R: crate::Storage>(
 /// The part of the base path that §5.2.3 merges a relative path onto: "/"
 /// when the base has an authority and an empty path, else the base path up
 /// to and including its last "/" (nothing when it has none).
-fn merge_prefix<B: crate::Storage>(base: &Iri<B>) -> &str {
+fn merge_prefix<B: crate::iri::Storage>(base: &Iri<B>) -> &str {
     let path = base.path();
     if base.authority().is_some() && path.is_empty() {
         "/"
@@ -185,7 +187,7 @@ fn write_path(out: &mut Builder, prefix: &str, path: &str) {
     out.path_from(start);
 }
 
-fn relativize<B: crate::Storage, U: crate::Storage>(
+fn relativize<B: crate::iri::Storage, U: crate::iri::Storage>(
     base: &Iri<B>,
     target: &Iri<U>,
 ) -> IriRef<String> {
@@ -204,7 +206,7 @@ fn relativize<B: crate::Storage, U: crate::Storage>(
 
 /// The shortest candidate reference, no longer than `target`, that
 /// resolves against `base` to `target` exactly.
-fn shortest_reference<B: crate::Storage, U: crate::Storage>(
+fn shortest_reference<B: crate::iri::Storage, U: crate::iri::Storage>(
     base: &Iri<B>,
     target: &Iri<U>,
 ) -> Option<IriRef<String>> {
@@ -310,17 +312,33 @@ pub enum ResolveError {
 impl fmt::Display for ResolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ResolveError::Base(e) => write!(f, "the base is not an IRI: {}", e.message()),
+            ResolveError::Base(_) => f.write_str("the base does not parse"),
             ResolveError::RelativeBase(b) => write!(
                 f,
                 "the base {b:?} is a relative reference: a base must be an absolute IRI, with a scheme (RFC 3986 §5.1)"
             ),
-            ResolveError::Reference(e) => write!(f, "{}", e.message()),
+            ResolveError::Reference(_) => f.write_str("the reference does not parse"),
         }
     }
 }
 
-impl std::error::Error for ResolveError {}
+/// The parse error of the base or of the reference is the source.
+///
+/// ```
+/// use std::error::Error;
+///
+/// let e = iribis::resolve("http://a/b", "c d").unwrap_err();
+/// assert_eq!(e.to_string(), "the reference does not parse");
+/// assert_eq!(e.source().unwrap().to_string(), "invalid IRI: ' ' is not allowed in a path at character 1");
+/// ```
+impl std::error::Error for ResolveError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ResolveError::Base(e) | ResolveError::Reference(e) => Some(e),
+            ResolveError::RelativeBase(_) => None,
+        }
+    }
+}
 
 /// Parses `base` and `reference` (default profile) and resolves the
 /// reference against the base.
@@ -328,7 +346,7 @@ impl std::error::Error for ResolveError {}
 /// ```
 /// assert_eq!(iribis::resolve("http://a/b/c/d;p?q", "../../g")?, "http://a/g");
 /// assert!(iribis::resolve("/relative/base", "g").is_err());
-/// # Ok::<(), iribis::ResolveError>(())
+/// # Ok::<(), iribis::resolve::ResolveError>(())
 /// ```
 pub fn resolve(base: &str, reference: &str) -> Result<Iri<String>, ResolveError> {
     let base_ref = IriRef::parse(base).map_err(ResolveError::Base)?;

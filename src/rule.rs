@@ -2,8 +2,8 @@
 
 use std::fmt;
 
+use crate::profile::Profile;
 use crate::syntax::Sym;
-use crate::Profile;
 
 /// A rule of the grammar: any ABNF rule of draft-ietf-iri-3987bis-13 §2.2 and
 /// §6.1 or of RFC 3986 Appendix A (and the RFC 5234 core rules they use).

@@ -50,8 +50,9 @@ use unicode_security::general_security_profile::IdentifierType;
 use unicode_security::mixed_script::AugmentedScriptSet;
 use unicode_security::GeneralSecurityProfile;
 
+use crate::check::Code;
+use crate::render::describe;
 use crate::unicode::{is_combining_mark, nfc, nfd};
-use crate::Code;
 
 /// One finding about a host or a label.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,7 +201,7 @@ pub fn check_host(host: &str, protected: &ProtectedDomains) -> Vec<HostFinding> 
 ///
 /// ```
 /// use iribis::spoof::check_label;
-/// use iribis::Code;
+/// use iribis::check::Code;
 ///
 /// let f = check_label("paypαl", Some("com"));
 /// assert_eq!(f[0].code, Code::HostMixedScripts);
@@ -320,19 +321,6 @@ fn label_rules(
     kana(chars, out);
 }
 
-/// The name of a character for messages: itself and its code point.
-fn show(c: char) -> String {
-    if is_combining_mark(c)
-        || c.is_whitespace()
-        || c.is_control()
-        || general_category(c) == GeneralCategory::Format
-    {
-        format!("U+{:04X}", c as u32)
-    } else {
-        format!("'{c}' (U+{:04X})", c as u32)
-    }
-}
-
 /// Identifier status Allowed (UTS #39 §3.1), with Bopomofo, which UTS #39
 /// §5.2 names among the scripts Han mixes with at the highly restrictive
 /// level, the kana voiced sound marks, whose place the kana rules check,
@@ -389,7 +377,7 @@ fn restricted_characters(
             None
         } else if c.is_ascii() {
             (!(c.is_ascii_alphanumeric() || c == '-'))
-                .then(|| format!("{} is not a letter, a digit or '-'", show(c)))
+                .then(|| format!("{} is not a letter, a digit or '-'", describe(c)))
         } else if !identifier_allowed(c) && !excused {
             let kind = match GeneralSecurityProfile::identifier_type(c) {
                 Some(IdentifierType::Not_XID) => "a symbol, emoji or punctuation, not a letter",
@@ -405,25 +393,25 @@ fn restricted_characters(
                 Some(IdentifierType::Deprecated) => "a deprecated character",
                 _ => "not a character for identifiers",
             };
-            Some(format!("{} is {kind}", show(c)))
+            Some(format!("{} is {kind}", describe(c)))
         } else if punctuation_inclusion(c) {
             Some(format!(
                 "{} is punctuation or invisible, not a letter",
-                show(c)
+                describe(c)
             ))
         } else if c == '\u{30FB}'
             && (latin(i.checked_sub(1).and_then(|j| chars.get(j))) || latin(chars.get(i + 1)))
         {
             Some(format!(
                 "{}, KATAKANA MIDDLE DOT, is next to a Latin letter, where it reads as a dot",
-                show(c)
+                describe(c)
             ))
         } else if c == '\u{00B7}'
             && !(i > 0 && chars[i - 1].0 == 'l' && chars.get(i + 1).is_some_and(|n| n.0 == 'l'))
         {
             Some(format!(
                 "{}, MIDDLE DOT, is outside the Catalan l·l, where it reads as a dot",
-                show(c)
+                describe(c)
             ))
         } else {
             None
@@ -613,7 +601,7 @@ fn mixed_script_confusables(
                 e,
                 format!(
                     "{}, of the {} script, looks like a letter of {}, the script of the rest of the label",
-                    show(c),
+                    describe(c),
                     script.full_name(),
                     main.full_name()
                 ),
@@ -758,7 +746,7 @@ fn numbers(
         } else {
             format!(
                 "is digits and one letter, {}, that reads as a digit among them",
-                show(letters[0])
+                describe(letters[0])
             )
         };
         push(
@@ -783,12 +771,12 @@ fn stacked_marks(chars: &[Spanned], out: &mut Vec<HostFinding>) {
                 let why = match (prev, base) {
                     (Some((p, _)), _) if p == d => Some(format!(
                         "the combining mark {} is repeated, stacking on itself",
-                        show(d)
+                        describe(d)
                     )),
                     (Some((p @ ('\u{0131}' | '\u{0237}'), _)), _) => Some(format!(
                         "the combining mark {} sits on the dotless {}, where it can pass for a dot",
-                        show(d),
-                        show(p)
+                        describe(d),
+                        describe(p)
                     )),
                     (Some((p @ ('i' | 'j' | 'l'), _)), _) if d == '\u{0307}' => Some(format!(
                         "U+0307 COMBINING DOT ABOVE sits on '{p}', a dot that passes unseen on it"
@@ -806,8 +794,8 @@ fn stacked_marks(chars: &[Spanned], out: &mut Vec<HostFinding>) {
                     {
                         Some(format!(
                             "the combining mark {} sits on {}, a letter of {}, a script that does not use it",
-                            show(d),
-                            show(b),
+                            describe(d),
+                            describe(b),
                             b.script().full_name()
                         ))
                     }
@@ -853,16 +841,16 @@ fn kana(chars: &[Spanned], out: &mut Vec<HostFinding>) {
         let why = match c {
             '\u{30FC}' if !prev.is_some_and(|p| is_kana(p) || p == '\u{30FC}') => Some(format!(
                 "{}, PROLONGED SOUND MARK, does not follow kana, where it looks like a dash or the Han 'one'",
-                show(c)
+                describe(c)
             )),
             '\u{30FD}' | '\u{30FE}'
                 if !prev.is_some_and(|p| p.script() == Script::Katakana && !matches!(p, '\u{30FD}' | '\u{30FE}')) =>
             {
-                Some(format!("{}, a KATAKANA ITERATION MARK, does not follow Katakana", show(c)))
+                Some(format!("{}, a KATAKANA ITERATION MARK, does not follow Katakana", describe(c)))
             }
             '\u{3099}' | '\u{309A}' if !prev.is_some_and(is_kana) => Some(format!(
                 "the voiced sound mark {} does not follow kana",
-                show(c)
+                describe(c)
             )),
             _ if is_japanese(c)
                 && char_skeleton(c).chars().all(|x| x.is_ascii_punctuation() || x == '\u{30FC}')
@@ -874,7 +862,7 @@ fn kana(chars: &[Spanned], out: &mut Vec<HostFinding>) {
             {
                 Some(format!(
                     "{} looks like '{}' and stands next to a letter that is not Japanese",
-                    show(c),
+                    describe(c),
                     char_skeleton(c)
                 ))
             }

@@ -2,7 +2,10 @@
 
 use std::fmt;
 
-use crate::{syntax, GrammarRule, ParseError, Profile};
+use crate::error::ParseError;
+use crate::profile::Profile;
+use crate::rule::GrammarRule;
+use crate::syntax;
 
 /// One node of a [`SyntaxTree`]: a rule and the bytes it matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +25,8 @@ pub struct Node {
 /// its span. Built by [`SyntaxTree::parse`]; `iri tree` prints it.
 ///
 /// ```
-/// use iribis::{GrammarRule, Profile, SyntaxTree};
+/// use iribis::{GrammarRule, Profile};
+/// use iribis::tree::SyntaxTree;
 ///
 /// let rule = GrammarRule::from_name("IPv4address").unwrap();
 /// let tree = SyntaxTree::parse("192.0.2.1", rule, Profile::default())?;

@@ -7,9 +7,12 @@ use std::collections::hash_map::RandomState;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::hash::BuildHasher;
 
+use iribis::check::Preset;
+use iribis::convert::{ToIriOptions, ToUriOptions};
+use iribis::normalize::Level;
 use iribis::{
-    to_iri, to_uri, AbsoluteIri, Component, ErrorKind, Host, Iri, IriRef, Level, ParseError,
-    ParseOptions, Preset, Profile, RelativeRef, Storage, ToIriOptions, ToUriOptions,
+    to_iri, to_uri, AbsoluteIri, Component, ErrorKind, Host, Iri, IriRef, ParseError, ParseOptions,
+    Profile, RelativeRef, Storage,
 };
 use proptest::prelude::*;
 

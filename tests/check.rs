@@ -8,7 +8,8 @@ mod common;
 
 use std::process::Command;
 
-use iribis::{check, CheckOptions, Code, Preset, Profile, Severities, Severity};
+use iribis::check::{CheckOptions, Code, Preset, Severities, Severity};
+use iribis::{check, Profile};
 use serde_json::Value;
 
 struct Example {

@@ -3,7 +3,7 @@
 
 use std::process::{Command, Output};
 
-use iribis::Code;
+use iribis::check::Code;
 use serde_json::Value;
 
 mod common;

@@ -27,13 +27,13 @@ fn error_reports() {
         assert!(input.is_char_boundary(err.byte()), "{input:?}");
         assert_eq!(err.char(), input[..err.byte()].chars().count(), "{input:?}");
         out.push_str(&format!(
-            "{input:?} ({profile})\n  kind: {:?}\n  byte {} char {} in {}\n  expected: {:?}\n{}\n\n",
+            "{input:?} ({profile})\n  kind: {:?}\n  byte {} char {} in {}\n  expected: {:?}\n  display: {err}\n{}\n\n",
             err.kind(),
             err.byte(),
             err.char(),
             err.component().name(),
             err.expected().iter().map(|r| r.abnf_name()).collect::<Vec<_>>(),
-            err.to_string()
+            err.report()
                 .lines()
                 .map(|l| format!("  | {l}"))
                 .collect::<Vec<_>>()

@@ -7,7 +7,8 @@
 
 use std::process::Output;
 
-use iribis::{check, CheckOptions, IriRef};
+use iribis::check::CheckOptions;
+use iribis::{check, IriRef};
 
 mod common;
 use serde_json::Value;
@@ -162,7 +163,7 @@ fn report_after_zero_width_characters() {
     assert!(report.len() < 2_000, "a report of {} bytes", report.len());
     let v = check(&input, &CheckOptions::default());
     for v in &v.violations {
-        let (shown, marks) = iribis::underline(&input, v.byte, v.byte + 2);
+        let (shown, marks) = iribis::render::underline(&input, v.byte, v.byte + 2);
         assert!(shown.len() + marks.len() < 2_000, "{:?}", v.code);
     }
 }

@@ -4,10 +4,9 @@
 
 mod common;
 
-use iribis::{
-    compare, equivalent, to_uri, Iri, IriRef, Level, ParseOptions, Profile, ToUriOptions,
-    DEFAULT_PORTS,
-};
+use iribis::convert::ToUriOptions;
+use iribis::normalize::{compare, equivalent, Level, DEFAULT_PORTS};
+use iribis::{to_uri, Iri, IriRef, ParseOptions, Profile};
 use proptest::prelude::*;
 
 fn parse(s: &str) -> IriRef<&str> {

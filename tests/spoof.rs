@@ -6,8 +6,9 @@
 
 mod common;
 
+use iribis::check::{CheckOptions, Code, Severity};
 use iribis::spoof::{check_host, check_label, ProtectedDomains};
-use iribis::{check, CheckOptions, Code, Component, Severity};
+use iribis::{check, Component};
 
 /// Whether `iri check` flags the host of `http://HOST/`: a finding of
 /// warning or error severity on the host, or a syntax error.

@@ -5,7 +5,8 @@
 //! an input that does not parse is never valid.
 #![no_main]
 
-use iribis::{check, CheckOptions, IriRef, ParseOptions, Preset, Profile, Severities};
+use iribis::{check, IriRef, ParseOptions, Profile};
+use iribis::check::{CheckOptions, Preset, Severities};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,7 +4,8 @@
 //! idempotent at each level.
 #![no_main]
 
-use iribis::{compare, equivalent, IriRef, Level};
+use iribis::IriRef;
+use iribis::normalize::{Level, compare, equivalent};
 use libfuzzer_sys::fuzz_target;
 
 const LEVELS: [Level; 3] = [Level::Simple, Level::Syntax, Level::Scheme];

@@ -8,7 +8,10 @@
 
 use std::time::{Duration, Instant};
 
-use iribis::{check, to_iri, to_uri, CheckOptions, Iri, IriRef, Level, ToIriOptions, ToUriOptions};
+use iribis::{check, to_iri, to_uri, Iri, IriRef};
+use iribis::check::CheckOptions;
+use iribis::normalize::Level;
+use iribis::convert::{ToIriOptions, ToUriOptions};
 use libfuzzer_sys::fuzz_target;
 
 /// The time every operation together may take: generous per byte (the

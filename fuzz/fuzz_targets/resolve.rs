@@ -13,7 +13,8 @@
 mod common;
 
 use common::assert_reparses;
-use iribis::{Iri, IriRef, ResolveOptions};
+use iribis::{Iri, IriRef};
+use iribis::resolve::ResolveOptions;
 use libfuzzer_sys::fuzz_target;
 
 /// Whether a path has a "." or ".." segment (RFC 3986 §3.3).

@@ -9,7 +9,8 @@
 mod common;
 
 use common::{assert_reparses, view};
-use iribis::{IriRef, Level, ParseOptions, Profile, Storage};
+use iribis::{IriRef, ParseOptions, Profile, Storage};
+use iribis::normalize::Level;
 use libfuzzer_sys::fuzz_target;
 
 /// The reference written back from its components (RFC 3986 §5.3).

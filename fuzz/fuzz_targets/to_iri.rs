@@ -4,7 +4,9 @@
 //! conversion only decodes what §4.2 lets it).
 #![no_main]
 
-use iribis::{to_iri, to_uri, IriRef, Level, ParseOptions, Profile, ToIriOptions, ToUriOptions};
+use iribis::{to_iri, to_uri, IriRef, ParseOptions, Profile};
+use iribis::normalize::Level;
+use iribis::convert::{ToIriOptions, ToUriOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

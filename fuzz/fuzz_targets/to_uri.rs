@@ -4,7 +4,8 @@
 //! an IRI reference again.
 #![no_main]
 
-use iribis::{to_iri, to_uri, IriRef, ParseOptions, Profile, ToIriOptions, ToUriOptions};
+use iribis::{to_iri, to_uri, IriRef, ParseOptions, Profile};
+use iribis::convert::{ToIriOptions, ToUriOptions};
 use libfuzzer_sys::fuzz_target;
 
 fn check(input: &str, options: &ToUriOptions, what: &str) {

@@ -3,7 +3,7 @@
 //! A minimal DFA has one dead state, and it is reached at the first byte
 //! after which no continuation can make the input valid. So the first
 //! character that cannot belong to any valid input, the position a
-//! [`ParseError`](crate::ParseError) reports, is exact by construction:
+//! [`ParseError`](crate::error::ParseError) reports, is exact by construction:
 //! the character whose bytes lead the rule's DFA into the dead state (or the
 //! end of the input, when the walk ends in a live state that does not
 //! accept). The pest parser, whose furthest attempt can stop short of that
@@ -18,8 +18,9 @@ use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use super::{body, validator, Validator};
+use crate::profile::Profile;
+use crate::rule::GrammarRule;
 use crate::syntax::Sym;
-use crate::{GrammarRule, Profile};
 
 /// A rule's minimal DFA, as `gen/` writes it (`RuleDfa::write` there).
 pub(crate) struct RuleDfa {

@@ -16,7 +16,7 @@
 //!
 //! One walk, a load per pair of bytes, decides validity and counts the
 //! bytes of each component; `split` reads the components off the counts.
-//! An input the DFA rejects gets a [`ParseError`](crate::ParseError) whose
+//! An input the DFA rejects gets a [`ParseError`](crate::error::ParseError) whose
 //! details the pest parser, the reference, works out when they are first
 //! asked for.
 //! The tests in `tests/fast_path.rs` check that the two paths agree.
@@ -27,8 +27,9 @@ mod split;
 
 use std::sync::LazyLock;
 
-use crate::syntax::lower::Meta;
-use crate::{GrammarRule, Profile};
+use crate::meta::Meta;
+use crate::profile::Profile;
+use crate::rule::GrammarRule;
 
 /// The bits of a pair column's entry that hold a state (as in `gen/`):
 /// a table can have at most 512 states.

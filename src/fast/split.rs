@@ -24,7 +24,7 @@
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use super::phase;
-use crate::syntax::lower::{HostMeta, Meta, Slot};
+use crate::meta::{HostMeta, Meta, Slot};
 
 /// The groups of phases whose bytes the walk counts: as few as the split
 /// needs, so that the counts fit in one byte each of a 64-bit word.

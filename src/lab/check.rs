@@ -5,7 +5,7 @@ use std::fmt;
 use super::language::{abnf_accepts, char_set, contains, samples, undefined, CharSet};
 use super::{limits, GrammarError, PestGrammar};
 use crate::abnf::{Grammar, Node, Rule};
-use crate::Profile;
+use crate::profile::Profile;
 
 /// The verdict on one rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

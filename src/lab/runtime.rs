@@ -13,7 +13,7 @@ use pest_vm::Vm;
 
 use super::limits;
 
-use crate::Profile;
+use crate::profile::Profile;
 
 /// The prefix of the wrapper rules added to every loaded grammar: for each
 /// rule `r`, `<prefix>r = { SOI ~ r ~ EOI }`, so that a rule matches only
@@ -596,8 +596,11 @@ mod tests {
             for i in inputs {
                 assert_eq!(
                     g.accepts(start, i),
-                    crate::IriRef::parse_with(i, &crate::ParseOptions::new().profile(profile))
-                        .is_ok(),
+                    crate::iri::IriRef::parse_with(
+                        i,
+                        &crate::iri::ParseOptions::new().profile(profile)
+                    )
+                    .is_ok(),
                     "{profile} {i:?}"
                 );
             }

@@ -2,7 +2,7 @@
 //!
 //! Private: pest's `Rule` enums change whenever the grammar does, so nothing
 //! of pest leaves this module. Callers get offsets ([`lower::Meta`]), a
-//! [`crate::SyntaxTree`], or a [`crate::ParseError`].
+//! [`crate::tree::SyntaxTree`], or a [`crate::error::ParseError`].
 //!
 //! Every parse starts at a generated `WHOLE_x = { SOI ~ x ~ EOI }` rule, so a
 //! rule matches only when it consumes the whole input, and a failure reports
@@ -21,7 +21,8 @@ pub(crate) use generated::Sym;
 
 use crate::error::ParseError;
 use crate::fast::dead::Dfa;
-use crate::{GrammarRule, Profile};
+use crate::profile::Profile;
+use crate::rule::GrammarRule;
 
 /// What to make of a successful parse: the pairs are handed over together
 /// with the table from the profile's `Rule` to [`Sym`].

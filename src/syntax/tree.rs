@@ -4,8 +4,8 @@ use pest::iterators::Pair;
 use pest::RuleType;
 
 use super::{Sym, Visit};
+use crate::rule::GrammarRule;
 use crate::tree::{Node, SyntaxTree};
-use crate::GrammarRule;
 
 /// The [`Visit`] that copies the whole derivation into a [`SyntaxTree`].
 pub(crate) struct Build<'a> {

@@ -45,7 +45,7 @@ pub fn render(input: &str, result: Result<IriRef<&str>, ParseError>) -> String {
             e.kind(),
             e.byte(),
             e.char(),
-            indent(&e.to_string())
+            indent(&e.report())
         ),
     }
 }

@@ -11,11 +11,10 @@ use std::path::PathBuf;
 
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use iribis::check::{CheckOptions, Code, Preset, Report, Severities, Severity};
+use iribis::render::{escape_invisible, escape_line};
 use iribis::spoof::ProtectedDomains;
-use iribis::{
-    check, escape_invisible, escape_line, CheckOptions, Code, Preset, Profile, Report, Severities,
-    Severity,
-};
+use iribis::{check, Profile};
 use serde_json::json;
 
 use crate::inputs::{inputs, Input, Line, Preprocess};

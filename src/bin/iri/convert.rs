@@ -4,10 +4,9 @@
 use std::ffi::OsString;
 use std::io;
 
-use iribis::{
-    escape_controls, escape_invisible, ConvertError, IriRef, ParseOptions, Profile, Step,
-    ToIriOptions, ToUriOptions,
-};
+use iribis::convert::{ConvertError, Step, ToIriOptions, ToUriOptions};
+use iribis::render::{escape_controls, escape_invisible};
+use iribis::{IriRef, ParseOptions, Profile};
 use serde_json::{json, Map};
 
 use crate::inputs::{inputs, Line, Preprocess};
@@ -167,7 +166,7 @@ pub(crate) fn run_to_uri(args: ToUriArgs) -> io::Result<Outcome> {
     // bytes per input byte on long lines.
     run(given, "uri", args.explain, args.json, |s| {
         if args.explain {
-            iribis::to_uri_steps(s, &options)
+            iribis::convert::to_uri_steps(s, &options)
         } else {
             iribis::to_uri(s, &options).map(result_step)
         }
@@ -181,7 +180,7 @@ pub(crate) fn run_to_iri(args: ToIriArgs) -> io::Result<Outcome> {
         .decode_spoofable(args.decode_spoofable);
     run(inputs(args.inputs), "iri", args.explain, args.json, |s| {
         if args.explain {
-            iribis::to_iri_steps(s, &options)
+            iribis::convert::to_iri_steps(s, &options)
         } else {
             iribis::to_iri(s, &options).map(result_step)
         }

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use iribis::abnf::Grammar;
 use iribis::lab::{self, DiffReport, PestGrammar, Scan, Side};
-use iribis::{escape_invisible, Profile};
+use iribis::render::escape_invisible;
+use iribis::Profile;
 use serde_json::{json, Map, Value};
 
 use crate::inputs::Line;

@@ -182,14 +182,14 @@ pub(crate) struct Preprocess {
     /// inputs (a blank line stays one input, the empty reference), with
     /// =encode write inner spaces as %20
     #[arg(long, value_name = "SPACES", num_args = 0..=1, default_missing_value = "keep", value_parser = spaces_arg)]
-    preprocess: Option<iribis::InnerSpaces>,
+    preprocess: Option<iribis::convert::InnerSpaces>,
 }
 
-fn spaces_arg(s: &str) -> Result<iribis::InnerSpaces, String> {
+fn spaces_arg(s: &str) -> Result<iribis::convert::InnerSpaces, String> {
     match s {
-        "keep" => Ok(iribis::InnerSpaces::Keep),
-        "split" => Ok(iribis::InnerSpaces::Split),
-        "encode" => Ok(iribis::InnerSpaces::Encode),
+        "keep" => Ok(iribis::convert::InnerSpaces::Keep),
+        "split" => Ok(iribis::convert::InnerSpaces::Split),
+        "encode" => Ok(iribis::convert::InnerSpaces::Encode),
         _ => Err(format!("{s:?}: use keep, split or encode")),
     }
 }
@@ -214,7 +214,7 @@ impl Preprocess {
                         bytes,
                     }),
                 ) => {
-                    let mut parts = iribis::preprocess(&t, spaces);
+                    let mut parts = iribis::convert::preprocess(&t, spaces);
                     if parts.is_empty() {
                         parts.push(String::new());
                     }

@@ -103,7 +103,7 @@ fn main() -> ExitCode {
         let _ = writeln!(
             io::stderr(),
             "iri: internal error{place}: {}",
-            iribis::escape_invisible(&what)
+            iribis::render::escape_invisible(&what)
         );
     }));
     let cli = match Cli::try_parse() {
@@ -148,7 +148,7 @@ fn main() -> ExitCode {
             let _ = writeln!(
                 io::stderr(),
                 "iri: {}",
-                iribis::escape_invisible(&e.to_string())
+                iribis::render::escape_invisible(&e.to_string())
             );
             ExitCode::from(2)
         }
@@ -160,8 +160,8 @@ fn main() -> ExitCode {
 /// it is printed plain and escaped.
 fn usage_error(e: &clap::Error) -> ExitCode {
     let plain = e.render().to_string();
-    if e.use_stderr() && plain.chars().any(iribis::is_invisible) {
-        let _ = write!(io::stderr(), "{}", iribis::escape_invisible(&plain));
+    if e.use_stderr() && plain.chars().any(iribis::render::is_invisible) {
+        let _ = write!(io::stderr(), "{}", iribis::render::escape_invisible(&plain));
     } else {
         let _ = e.print();
     }

@@ -4,7 +4,9 @@ use std::io::{self, Write};
 
 use std::ffi::OsString;
 
-use iribis::{compare, escape_controls, Component, IriRef, Level};
+use iribis::normalize::{compare, Level};
+use iribis::render::escape_controls;
+use iribis::{Component, IriRef};
 use serde_json::{json, Map, Value};
 
 use crate::inputs::inputs;
@@ -134,8 +136,9 @@ pub(crate) fn run_compare(args: CompareArgs) -> io::Result<Outcome> {
                 for (name, e) in errors {
                     writeln!(
                         out,
-                        "{} is not an IRI reference:\n{e}\n",
-                        name.to_uppercase()
+                        "{} is not an IRI reference:\n{}\n",
+                        name.to_uppercase(),
+                        e.report()
                     )?;
                 }
             }

@@ -2,8 +2,8 @@
 //! human report or one JSON object per line; errors in one shape.
 //!
 //! Human output never holds a raw control, bidi formatting or other
-//! invisible character of an input: [`iribis::escape_invisible`] and the
-//! windowed reports of [`iribis::underline`] show them as `\u{..}`. JSON
+//! invisible character of an input: [`iribis::render::escape_invisible`] and the
+//! windowed reports of [`iribis::render::underline`] show them as `\u{..}`. JSON
 //! output writes the same characters as `\uXXXX` escapes (serde_json leaves
 //! DEL, C1 controls, U+2028 and U+2029 raw), so that it is safe in a
 //! terminal too and still valid JSON.
@@ -12,7 +12,8 @@ use std::any::Any;
 use std::io::{self, BufWriter, Write};
 use std::panic::AssertUnwindSafe;
 
-use iribis::{escape_invisible, is_invisible, underline, ParseError};
+use iribis::render::{escape_invisible, is_invisible, underline};
+use iribis::ParseError;
 use serde_json::{json, Map, Value};
 
 use crate::inputs::{Input, Line};
@@ -154,7 +155,7 @@ impl Failure {
     pub(crate) fn report(&self) -> String {
         match &self.0.report {
             Report::Text(t) => t.clone(),
-            Report::Parse(e) => e.to_string(),
+            Report::Parse(e) => e.report(),
         }
     }
 }

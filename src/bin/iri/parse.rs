@@ -3,7 +3,8 @@
 use std::ffi::OsString;
 use std::io;
 
-use iribis::{escape_invisible, Components, GrammarRule, IriRef, ParseOptions, Profile};
+use iribis::render::escape_invisible;
+use iribis::{Components, GrammarRule, IriRef, ParseOptions, Profile};
 use serde_json::{Map, Value};
 
 use crate::inputs::inputs;

@@ -4,7 +4,9 @@
 use std::ffi::OsString;
 use std::io;
 
-use iribis::{escape_controls, escape_invisible, Iri, IriRef, ResolveOptions};
+use iribis::render::{escape_controls, escape_invisible};
+use iribis::resolve::ResolveOptions;
+use iribis::{Iri, IriRef};
 use serde_json::Map;
 
 use crate::inputs::inputs;
@@ -42,7 +44,8 @@ pub(crate) struct RelativizeArgs {
 /// The base, or a usage error that says what is wrong with it.
 fn base(text: &str) -> io::Result<Iri<&str>> {
     let usage = |m: String| io::Error::new(io::ErrorKind::InvalidInput, m);
-    let r = IriRef::parse(text).map_err(|e| usage(format!("the base is not an IRI:\n{e}")))?;
+    let r = IriRef::parse(text)
+        .map_err(|e| usage(format!("the base is not an IRI:\n{}", e.report())))?;
     Iri::try_from(r).map_err(|_| {
         usage(format!(
             "the base \"{}\" is a relative reference: a base must be an absolute IRI, with a scheme (RFC 3986 §5.1)",

@@ -4,7 +4,8 @@ use std::io::{self, Write};
 
 use std::ffi::OsString;
 
-use iribis::{Profile, SyntaxTree};
+use iribis::tree::SyntaxTree;
+use iribis::Profile;
 
 use crate::inputs::Input;
 use crate::output::escape_lines;
@@ -56,7 +57,7 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
             Ok(Outcome::AllValid)
         }
         Err(e) => {
-            writeln!(out, "{e}")?;
+            writeln!(out, "{}", e.report())?;
             Ok(Outcome::SomeInvalid)
         }
     }

@@ -11,7 +11,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use iribis::{Code, Report, Severity};
+use iribis::check::{Code, Report, Severity};
 use serde::Serialize;
 
 use crate::output::Failure;

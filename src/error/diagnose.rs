@@ -13,10 +13,13 @@
 
 use std::borrow::Cow;
 
-use crate::error::{Component, Details, ErrorKind};
+use crate::chars;
+use crate::components::Component;
+use crate::error::{Details, ErrorKind};
 use crate::fast::dead::{Allowed, DeadEnd, Dfa};
+use crate::profile::Profile;
+use crate::rule::GrammarRule;
 use crate::syntax::{self, Sym};
-use crate::{chars, GrammarRule, Profile};
 
 /// Inputs up to this length are explained by pest as they are; longer ones
 /// through a window (about 1 MB of pest's memory at most).

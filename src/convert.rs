@@ -9,6 +9,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 
 use crate::chars;
 use crate::components::Component;
+use crate::compose::Builder;
 use crate::error::ParseError;
 use crate::host::Host;
 use crate::iri::parse_meta;
@@ -328,15 +329,24 @@ fn convert_to_uri(
             Some("http" | "https")
         )
     });
-    let mut octets = String::new();
+    // The IRI with its host converted, and its query's span: the query
+    // alone is encoded in the document charset.
+    let written = Builder::copy_of(&r, host_converted.as_deref());
+    let text = written.as_str();
+    let (q0, q1) = written
+        .meta()
+        .query
+        .get()
+        .unwrap_or((text.len(), text.len()));
+    let pieces = [
+        (&text[..q0], None),
+        (&text[q0..q1], charset),
+        (&text[q1..], None),
+    ];
     let mut encoded = String::with_capacity(input.len() + input.len() / 2);
-    let mut push = |piece: &str, query: bool| {
-        if explain {
-            octets.push_str(&show_octets(piece, query.then_some(charset).flatten()));
-        }
-        percent_encode_into(&mut encoded, piece, query.then_some(charset).flatten());
-    };
-    recompose(&r, host_converted.as_deref(), &mut push);
+    for (piece, charset) in pieces {
+        percent_encode_into(&mut encoded, piece, charset);
+    }
     if !explain {
         return Ok(vec![Step {
             label: "2.2".into(),
@@ -345,19 +355,21 @@ fn convert_to_uri(
             notes: Vec::new(),
         }]);
     }
+    let octets: String = pieces
+        .into_iter()
+        .map(|(piece, charset)| show_octets(piece, charset))
+        .collect();
     let mut steps = vec![Step {
         label: "1".into(),
         what: "the IRI, as characters",
         text: input.to_owned(),
         notes: Vec::new(),
     }];
-    if let Some(h) = &host_converted {
-        let mut with_host = String::new();
-        recompose(&r, Some(h), &mut |piece: &str, _| with_host.push_str(piece));
+    if host_converted.is_some() {
         steps.push(Step {
             label: "§3.4.2".into(),
             what: "the registered name converted with IDNA (ToASCII)",
-            text: with_host,
+            text: text.to_owned(),
             notes: Vec::new(),
         });
     }
@@ -378,36 +390,6 @@ fn convert_to_uri(
         notes: Vec::new(),
     });
     Ok(steps)
-}
-
-/// Calls `push` with the pieces of `r` in order, the delimiters included,
-/// `true` for the query's text; `host` replaces the host's text.
-fn recompose(r: &IriRef<&str>, host: Option<&str>, push: &mut dyn FnMut(&str, bool)) {
-    if let Some(s) = r.scheme() {
-        push(s, false);
-        push(":", false);
-    }
-    if r.authority().is_some() {
-        push("//", false);
-        if let Some(u) = r.userinfo() {
-            push(u, false);
-            push("@", false);
-        }
-        push(host.or(r.host_str()).unwrap_or(""), false);
-        if let Some(p) = r.port() {
-            push(":", false);
-            push(p, false);
-        }
-    }
-    push(r.path(), false);
-    if let Some(q) = r.query() {
-        push("?", false);
-        push(q, true);
-    }
-    if let Some(f) = r.fragment() {
-        push("#", false);
-        push(f, false);
-    }
 }
 
 /// The bytes `c` is encoded to: UTF-8, or in a query the document charset

@@ -1,11 +1,11 @@
 //! Making references from components: [`Builder`], and the setters of the
 //! owned reference types. Both validate every component where it will
 //! stand and the whole under the profile, through the one recomposition of
-//! [`crate::build::recompose`] (RFC 3986 §5.3).
+//! [`crate::compose::recompose`] (RFC 3986 §5.3).
 
 use std::marker::PhantomData;
 
-use crate::build::{recompose, Authority, Parts};
+use crate::compose::{recompose, Authority, Parts};
 use crate::error::ParseError;
 use crate::iri::{AbsoluteIri, Iri, IriRef, RelativeRef};
 use crate::profile::Profile;

@@ -88,10 +88,10 @@
 
 #[cfg(feature = "lab")]
 pub mod abnf;
-mod build;
 mod chars;
 pub mod check;
 mod components;
+mod compose;
 pub mod convert;
 mod decode;
 mod edit;

@@ -13,11 +13,12 @@
 
 use std::fmt;
 
-use crate::build::{remove_dot_segments, Builder};
 use crate::chars;
 use crate::components::Component;
+use crate::compose::Builder;
 use crate::iri::IriRef;
 use crate::meta::HostMeta;
+use crate::resolve::remove_dot_segments;
 
 /// How far [`IriRef::normalize_with`] goes, and the rungs of the
 /// comparison ladder of RFC 3987 §5.3 ([`equivalent`]).
@@ -300,34 +301,32 @@ impl<T: crate::iri::Storage> IriRef<T> {
                 component: parts[i].0,
             });
         }
-        let mut text = String::with_capacity(self.as_str().len());
         let [scheme, userinfo, host, port, path, query, fragment] = &parts;
+        let mut out = Builder::with_capacity(self.as_str().len());
         if let Some(s) = &scheme.1 {
-            text.push_str(s);
-            text.push(':');
+            out.scheme(s);
         }
         if self.authority().is_some() {
-            text.push_str("//");
-            if let Some(u) = &userinfo.1 {
-                text.push_str(u);
-                text.push('@');
-            }
-            text.push_str(host.1.as_deref().unwrap_or(""));
-            if let Some(p) = &port.1 {
-                text.push(':');
-                text.push_str(p);
-            }
+            // The host's kind is found again by the parse below.
+            let host = host.1.as_deref().unwrap_or("");
+            out.authority(
+                userinfo.1.as_deref(),
+                host,
+                HostMeta::RegName,
+                (0, 0),
+                port.1.as_deref(),
+            );
         }
-        text.push_str(path.1.as_deref().unwrap_or(""));
+        let start = out.len();
+        out.text_mut().push_str(path.1.as_deref().unwrap_or(""));
+        out.path_from(start);
         if let Some(q) = &query.1 {
-            text.push('?');
-            text.push_str(q);
+            out.query(q);
         }
         if let Some(f) = &fragment.1 {
-            text.push('#');
-            text.push_str(f);
+            out.fragment(f);
         }
-        let result = IriRef::try_from(text);
+        let result = IriRef::try_from(out.into_text());
         let same = |r: &IriRef<String>| {
             [
                 r.scheme(),

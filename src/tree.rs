@@ -2,10 +2,13 @@
 
 use std::fmt;
 
+use pest::iterators::Pair;
+use pest::RuleType;
+
 use crate::error::ParseError;
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
-use crate::syntax;
+use crate::syntax::{self, Sym, Visit};
 
 /// One node of a [`SyntaxTree`]: a rule and the bytes it matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +57,7 @@ impl<'a> SyntaxTree<'a> {
     /// `rfc3986` profile the IRI reference-level rules stand for the URI ones.
     pub fn parse(input: &'a str, rule: GrammarRule, profile: Profile) -> Result<Self, ParseError> {
         let rule = rule.for_profile(profile);
-        syntax::parse(profile, rule, input, syntax::tree::Build { input })
+        syntax::parse(profile, rule, input, Build { input })
     }
 
     /// The nodes in pre-order (a parent before its children).
@@ -90,5 +93,42 @@ impl fmt::Display for SyntaxTree<'_> {
             )?;
         }
         Ok(())
+    }
+}
+
+/// The [`Visit`] that copies the whole derivation into a [`SyntaxTree`].
+struct Build<'a> {
+    input: &'a str,
+}
+
+impl<'a> Visit for Build<'a> {
+    type Out = SyntaxTree<'a>;
+
+    fn visit<R: RuleType>(self, pair: Pair<'_, R>, sym: fn(R) -> Option<Sym>) -> SyntaxTree<'a> {
+        let mut nodes = Vec::new();
+        // Skip the WHOLE_ wrapper and EOI: the tree starts at the start rule.
+        for child in pair.into_inner() {
+            push(child, sym, 0, &mut nodes);
+        }
+        SyntaxTree::new(self.input, nodes)
+    }
+}
+
+fn push<R: RuleType>(
+    pair: Pair<'_, R>,
+    sym: fn(R) -> Option<Sym>,
+    depth: usize,
+    nodes: &mut Vec<Node>,
+) {
+    let Some(s) = sym(pair.as_rule()) else { return };
+    let span = pair.as_span();
+    nodes.push(Node {
+        rule: GrammarRule(s),
+        start: span.start(),
+        end: span.end(),
+        depth,
+    });
+    for child in pair.into_inner() {
+        push(child, sym, depth + 1, nodes);
     }
 }

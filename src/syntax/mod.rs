@@ -11,7 +11,6 @@
 
 pub(crate) mod generated;
 pub(crate) mod lower;
-pub(crate) mod tree;
 
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;

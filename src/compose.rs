@@ -84,6 +84,33 @@ impl Builder {
         );
     }
 
+    /// Writes every component of `r`, with `host` in place of its host's
+    /// text when given (a registered name converted by IDNA stays a
+    /// registered name).
+    pub(crate) fn copy_of<T: Storage>(r: &IriRef<T>, host: Option<&str>) -> IriRef<String> {
+        let extra = host.map_or(0, str::len);
+        let mut out = Builder::with_capacity(r.as_str().len() + extra);
+        if let Some(s) = r.scheme() {
+            out.scheme(s);
+        }
+        if r.authority().is_some() {
+            match host {
+                Some(h) => out.authority(r.userinfo(), h, HostMeta::RegName, (0, 0), r.port()),
+                None => out.authority_of(r),
+            }
+        }
+        let start = out.len();
+        out.text_mut().push_str(r.path());
+        out.path_from(start);
+        if let Some(q) = r.query() {
+            out.query(q);
+        }
+        if let Some(f) = r.fragment() {
+            out.fragment(f);
+        }
+        out.finish()
+    }
+
     /// The byte offset where the next component starts.
     pub(crate) fn len(&self) -> usize {
         self.out.len()
@@ -118,6 +145,11 @@ impl Builder {
     pub(crate) fn fragment(&mut self, fragment: &str) {
         self.out.push('#');
         self.meta.fragment = Slot::new(self.push(fragment));
+    }
+
+    /// The text written, for a caller that parses it again.
+    pub(crate) fn into_text(self) -> String {
+        self.out
     }
 
     pub(crate) fn finish(self) -> IriRef<String> {
@@ -291,160 +323,4 @@ pub(crate) fn recompose(
     let meta = parse_meta(written.as_str(), rule_, profile)?;
     debug_assert_eq!(&meta, written.meta(), "{:?}", written.as_str());
     Ok(IriRef::from_parts_in(written.into_text(), meta, profile))
-}
-
-/// remove_dot_segments (RFC 3986 §5.2.4), in place on `buf[start..]`.
-///
-/// The output never runs ahead of the input (each step consumes at least as
-/// much as it writes), so the buffer is read and written in one pass with no
-/// second allocation. Segments are cut at "/" only, so the text stays UTF-8.
-pub(crate) fn remove_dot_segments(buf: &mut String, start: usize) {
-    // Without a "." or ".." segment every step is 2E, which moves the input
-    // to the output unchanged: most paths need no work at all.
-    if has_dot_segment(&buf.as_bytes()[start..]) {
-        remove_each(buf, start);
-    }
-}
-
-/// The loop of §5.2.4, step by step, on `buf[start..]`.
-fn remove_each(buf: &mut String, start: usize) {
-    let mut bytes = std::mem::take(buf).into_bytes();
-    let end = bytes.len();
-    let (mut r, mut w) = (start, start);
-    // Removes the last segment and its preceding "/" (if any) from the
-    // output `bytes[start..w]`.
-    let pop = |bytes: &[u8], w: usize| -> usize {
-        bytes[start..w]
-            .iter()
-            .rposition(|&b| b == b'/')
-            .map_or(start, |i| start + i)
-    };
-    while r < end {
-        let rest = &bytes[r..end];
-        if rest.starts_with(b"../") {
-            // 2A
-            r += 3;
-        } else if rest.starts_with(b"./") {
-            r += 2;
-        } else if rest.starts_with(b"/./") {
-            // 2B: the input becomes "/" followed by the rest.
-            r += 2;
-        } else if rest == b"/." {
-            bytes[w] = b'/';
-            w += 1;
-            r = end;
-        } else if rest.starts_with(b"/../") {
-            // 2C
-            r += 3;
-            w = pop(&bytes, w);
-        } else if rest == b"/.." {
-            w = pop(&bytes, w);
-            bytes[w] = b'/';
-            w += 1;
-            r = end;
-        } else if rest == b"." || rest == b".." {
-            // 2D
-            r = end;
-        } else {
-            // 2E: the first segment, with its initial "/" if any.
-            let first = usize::from(rest[0] == b'/');
-            let len = rest[first..]
-                .iter()
-                .position(|&b| b == b'/')
-                .map_or(rest.len(), |i| i + first);
-            bytes.copy_within(r..r + len, w);
-            w += len;
-            r += len;
-        }
-    }
-    bytes.truncate(w);
-    *buf = String::from_utf8(bytes)
-        .unwrap_or_else(|_| unreachable!("segments are cut at '/', an ASCII byte"));
-}
-
-/// Whether `path` has a "." or ".." segment: a "." that starts a segment
-/// (at the start or after a "/") and ends it, alone or after another ".".
-fn has_dot_segment(path: &[u8]) -> bool {
-    let ends = |i: usize| path.get(i).is_none_or(|&b| b == b'/');
-    let mut from = 0;
-    // From one "." to the next.
-    while let Some(k) = path[from..].iter().position(|&b| b == b'.') {
-        let i = from + k;
-        if (i == 0 || path[i - 1] == b'/') && (ends(i + 1) || (path[i + 1] == b'.' && ends(i + 2)))
-        {
-            return true;
-        }
-        from = i + 1;
-    }
-    false
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{has_dot_segment, remove_dot_segments, remove_each};
-
-    fn rds(path: &str) -> String {
-        let mut s = format!("x:{path}");
-        remove_dot_segments(&mut s, 2);
-        s[2..].to_owned()
-    }
-
-    #[test]
-    fn the_examples_of_rfc_3986_5_2_4() {
-        assert_eq!(rds("/a/b/c/./../../g"), "/a/g");
-        assert_eq!(rds("mid/content=5/../6"), "mid/6");
-    }
-
-    #[test]
-    fn every_rule() {
-        let cases = [
-            ("", ""),
-            (".", ""),
-            ("..", ""),
-            ("../a", "a"),
-            ("./a", "a"),
-            ("/./a", "/a"),
-            ("/.", "/"),
-            ("/a/..", "/"),
-            ("/a/../b", "/b"),
-            ("/..", "/"),
-            ("/../..", "/"),
-            ("/a/b/..", "/a/"),
-            ("a/../b", "/b"),
-            ("/.//.", "//"),
-            ("/a/.../b", "/a/.../b"),
-            ("/a/..b/c", "/a/..b/c"),
-            ("/é/./ü/../ß", "/é/ß"),
-            ("//a//../b", "//a/b"),
-        ];
-        for (input, output) in cases {
-            assert_eq!(rds(input), output, "{input:?}");
-        }
-    }
-
-    /// Every string of up to seven characters over "/", "." and "a": the
-    /// quick test finds a dot segment exactly when splitting at "/" does,
-    /// and a path without one comes out unchanged.
-    #[test]
-    fn dot_segments_found_exactly() {
-        let mut paths = vec![String::new()];
-        for _ in 0..7 {
-            let longer: Vec<String> = paths
-                .iter()
-                .filter(|p| p.len() == paths.last().map_or(0, String::len))
-                .flat_map(|p| ["/", ".", "a"].map(|c| format!("{p}{c}")))
-                .collect();
-            paths.extend(longer);
-        }
-        assert_eq!(paths.len(), (0..=7).map(|k| 3usize.pow(k)).sum::<usize>());
-        for p in &paths {
-            let by_split = p.split('/').any(|s| s == "." || s == "..");
-            assert_eq!(has_dot_segment(p.as_bytes()), by_split, "{p:?}");
-            if !by_split {
-                let mut all_steps = p.clone();
-                remove_each(&mut all_steps, 0);
-                assert_eq!(&all_steps, p);
-            }
-        }
-    }
 }

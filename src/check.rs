@@ -349,19 +349,19 @@ pub fn check(input: &str, options: &CheckOptions) -> Report {
         ),
     }
     let mut list = found.list;
-    list.retain(|&(code, ..)| options.severities.of(code) != Severity::Allow);
+    list.retain(|f| options.severities.of(f.code) != Severity::Allow);
     // Character offsets in one walk of the input, not one per finding.
-    let chars = CharOffsets::new(input, list.iter().flat_map(|&(_, s, e, ..)| [s, e]));
+    let chars = CharOffsets::new(input, list.iter().flat_map(|f| [f.start, f.end]));
     let mut violations: Vec<Violation> = list
         .into_iter()
-        .map(|(code, byte, end, component, message)| Violation {
-            code,
-            severity: options.severities.of(code),
-            message,
-            byte,
-            char: chars.at(byte),
-            len: chars.at(end).saturating_sub(chars.at(byte)),
-            component,
+        .map(|f| Violation {
+            code: f.code,
+            severity: options.severities.of(f.code),
+            message: f.message,
+            byte: f.start,
+            char: chars.at(f.start),
+            len: chars.at(f.end).saturating_sub(chars.at(f.start)),
+            component: f.component,
         })
         .collect();
     violations.sort_by_key(|v| (v.byte, v.code));
@@ -400,9 +400,20 @@ impl CharOffsets {
     }
 }
 
+/// What the checks found, in the order they found it.
 struct Findings<'a> {
     input: &'a str,
-    list: Vec<(Code, usize, usize, Component, String)>,
+    list: Vec<Finding>,
+}
+
+/// One finding: a code, the bytes `start..end` of the input it is about,
+/// their component, and the message.
+struct Finding {
+    code: Code,
+    start: usize,
+    end: usize,
+    component: Component,
+    message: String,
 }
 
 impl Findings<'_> {
@@ -414,7 +425,13 @@ impl Findings<'_> {
         component: Component,
         message: String,
     ) {
-        self.list.push((code, start, end, component, message));
+        self.list.push(Finding {
+            code,
+            start,
+            end,
+            component,
+            message,
+        });
     }
 
     /// The byte offset of `part`, a slice of the input.
@@ -481,18 +498,31 @@ fn component_at(r: &IriRef<&str>, i: usize) -> Component {
         .map_or(Component::Input, |(c, _)| c)
 }
 
+/// The checks of a reference that parses: character by character, the
+/// percent-encodings, piece by piece (RFC 3987 §4.2), then component by
+/// component.
 fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'_>) {
-    let profile = options.profile;
     // LEIRIs lift RFC 3987 §4.1's ban on bidi formatting characters
     // (3987bis §6.1) and list them among the characters a LEIRI allows and
     // an IRI does not (§6.3): under the leiri profile or preset they are
     // LEIRI_ONLY_CHARACTER.
-    let leiri = profile == Profile::Leiri || options.severities.preset == Preset::Leiri;
-    let input = r.as_str();
+    let leiri = options.profile == Profile::Leiri || options.severities.preset == Preset::Leiri;
     let scheme = r.scheme().map(str::to_ascii_lowercase);
     let scheme = scheme.as_deref();
+    check_characters(r, leiri, found);
+    check_percent_encodings(r, found);
+    check_pieces(r, found);
+    check_scheme(r, found);
+    check_userinfo(r, found);
+    check_port(r, scheme, found);
+    check_host(r, scheme, options, found);
+    check_path(r, found);
+}
 
-    // Characters, one by one.
+/// Characters, one by one: bidi formatting characters, joiners,
+/// look-alikes, private use, and under LEIRIs what an IRI does not allow.
+fn check_characters(r: &IriRef<&str>, leiri: bool, found: &mut Findings<'_>) {
+    let input = r.as_str();
     for (i, c) in input.char_indices() {
         let end = i + c.len_utf8();
         let component = component_at(r, i);
@@ -553,10 +583,12 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
             }
         }
     }
+}
 
-    // Percent-encodings.
-    check_percent_encodings(r, found);
-
+/// Unicode normalization, combining marks and the bidi rules, by component
+/// piece (RFC 3987 §4.2).
+fn check_pieces(r: &IriRef<&str>, found: &mut Findings<'_>) {
+    let input = r.as_str();
     // RFC 5893: the bidi rule holds for every label of a host with a
     // right-to-left label ("a domain name containing at least one character
     // with Bidi property R, AL, or AN").
@@ -612,8 +644,9 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
             );
         }
     }
+}
 
-    // Scheme, authority, path.
+fn check_scheme(r: &IriRef<&str>, found: &mut Findings<'_>) {
     if let Some(s) = r.scheme() {
         if s.bytes().any(|b| b.is_ascii_uppercase()) {
             found.push(
@@ -625,6 +658,9 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
             );
         }
     }
+}
+
+fn check_userinfo(r: &IriRef<&str>, found: &mut Findings<'_>) {
     if let Some(u) = r.userinfo() {
         // "unless the data after the colon is the empty string (indicating
         // no password)" (RFC 3986 §3.2.1).
@@ -639,6 +675,10 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
             );
         }
     }
+}
+
+/// An empty port, one out of range, the scheme's default port.
+fn check_port(r: &IriRef<&str>, scheme: Option<&str>, found: &mut Findings<'_>) {
     if let Some(p) = r.port() {
         let start = found.offset(p);
         if p.is_empty() {
@@ -684,6 +724,18 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
             );
         }
     }
+}
+
+/// A DNS scheme without a host, an uppercase host, spoofing (3987bis §10)
+/// and names IDNA rejects (§3.4.2). `options` gives the protected
+/// domains of the spoofing checks.
+#[cfg_attr(not(feature = "spoof"), allow(unused_variables))]
+fn check_host(
+    r: &IriRef<&str>,
+    scheme: Option<&str>,
+    options: &CheckOptions,
+    found: &mut Findings<'_>,
+) {
     let needs_host = scheme.is_some_and(|s| DNS_SCHEMES.contains(&s));
     if needs_host && r.host_str().is_none_or(str::is_empty) {
         let (start, end) = match r.host_str() {
@@ -742,6 +794,11 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
             }
         }
     }
+}
+
+/// Dot segments in the path of an IRI (RFC 3986 §5.2.4 removes them on
+/// resolution).
+fn check_path(r: &IriRef<&str>, found: &mut Findings<'_>) {
     if r.scheme().is_some() {
         let path = r.path();
         let mut offset = found.offset(path);
@@ -753,7 +810,7 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
                     offset + seg.len(),
                     Component::Path,
                     format!(
-                        "the path has a '{seg}' segment: write the path without it (iri normalize)"
+                        "the path has a '{seg}' segment: write the path without it (RFC 3986 §5.2.4)"
                     ),
                 );
             }

@@ -251,8 +251,20 @@ impl Severities {
     }
 }
 
-/// Options of [`check`].
+/// Options of [`check`]: the profile, the severity of each code, and the
+/// protected domains.
+///
+/// ```
+/// use iribis::check::{check, CheckOptions, Preset, Severities};
+/// use iribis::Profile;
+///
+/// let strict = CheckOptions::new()
+///     .profile(Profile::Rfc3986)
+///     .severities(Severities::new(Preset::Strict));
+/// assert!(!check("http://例え.jp/", &strict).valid);
+/// ```
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct CheckOptions {
     /// The grammar the input is parsed with.
     pub profile: Profile,
@@ -262,6 +274,34 @@ pub struct CheckOptions {
     /// `spoof` feature, which the host spoofing codes need).
     #[cfg(feature = "spoof")]
     pub protected_domains: crate::spoof::ProtectedDomains,
+}
+
+impl CheckOptions {
+    /// The default options: profile `rfc3987bis`, the default severities,
+    /// no protected domains.
+    pub fn new() -> Self {
+        CheckOptions::default()
+    }
+
+    /// Parses under `profile`.
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
+
+    /// Reports each code at the severity `severities` gives it.
+    pub fn severities(mut self, severities: Severities) -> Self {
+        self.severities = severities;
+        self
+    }
+
+    /// Reports hosts that look like one of `domains` and are not
+    /// (`HOST_PROTECTED_LOOKALIKE`).
+    #[cfg(feature = "spoof")]
+    pub fn protected_domains(mut self, domains: crate::spoof::ProtectedDomains) -> Self {
+        self.protected_domains = domains;
+        self
+    }
 }
 
 /// One finding.

@@ -281,6 +281,7 @@ fn typed(text: String, profile: Profile) -> Result<IriRef<String>, ConvertError>
 /// One step of a conversion, for `--explain`: its number and name in the
 /// spec, and the string after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Step {
     /// The step as the spec numbers or names it (`"2"`, `"§3.4.2"`).
     pub label: String,

@@ -56,6 +56,7 @@ use crate::unicode::{is_combining_mark, nfc, nfd};
 
 /// One finding about a host or a label.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct HostFinding {
     /// What was found.
     pub code: Code,

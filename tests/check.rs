@@ -44,10 +44,7 @@ fn examples() -> Vec<Example> {
 }
 
 fn options(profile: Profile) -> CheckOptions {
-    CheckOptions {
-        profile,
-        ..CheckOptions::default()
-    }
+    CheckOptions::new().profile(profile)
 }
 
 #[test]
@@ -182,11 +179,9 @@ fn severities() {
     let codes = |s: Severities| {
         let r = check(
             input,
-            &CheckOptions {
-                profile: Profile::default(),
-                severities: s,
-                ..CheckOptions::default()
-            },
+            &CheckOptions::new()
+                .profile(Profile::default())
+                .severities(s),
         );
         (
             r.valid,
@@ -214,11 +209,9 @@ fn severities() {
         .set(Code::DefaultPort, Severity::Allow)
         .set(Code::DotSegment, Severity::Error);
     assert_eq!(codes(custom), (false, vec![("DOT_SEGMENT", "error")]));
-    let leiri = CheckOptions {
-        profile: Profile::Leiri,
-        severities: Severities::new(Preset::Leiri),
-        ..CheckOptions::default()
-    };
+    let leiri = CheckOptions::new()
+        .profile(Profile::Leiri)
+        .severities(Severities::new(Preset::Leiri));
     assert!(check("http://h/a b", &leiri).valid);
     assert!(!check("http://h/a b", &options(Profile::Leiri)).valid);
     // The CLI's flags and exit status.
@@ -298,11 +291,9 @@ fn catalogue_docs_are_fresh() {
 
 /// Whether checking `input` under `profile` and `preset` reports `code`.
 fn finds(input: &str, profile: Profile, preset: Preset, code: Code) -> bool {
-    let options = CheckOptions {
-        profile,
-        severities: Severities::new(preset),
-        ..CheckOptions::default()
-    };
+    let options = CheckOptions::new()
+        .profile(profile)
+        .severities(Severities::new(preset));
     check(input, &options)
         .violations
         .iter()
@@ -468,11 +459,9 @@ fn bidi_formatting_is_leiri_only_under_leiris() {
                 "{input:?} {profile} {preset:?}"
             );
         }
-        let options = CheckOptions {
-            profile: Profile::Leiri,
-            severities: Severities::new(Preset::Leiri),
-            ..CheckOptions::default()
-        };
+        let options = CheckOptions::new()
+            .profile(Profile::Leiri)
+            .severities(Severities::new(Preset::Leiri));
         assert!(check(&input, &options).valid, "{input:?}");
         // An IRI must not contain them (RFC 3987 §4.1).
         assert!(finds(

@@ -137,10 +137,7 @@ fn protected_table() -> (ProtectedDomains, [Vec<&'static str>; 2], Vec<&'static 
 #[test]
 fn protected_domains() {
     let (protected, [chromium, ours], controls) = protected_table();
-    let options = CheckOptions {
-        protected_domains: protected,
-        ..CheckOptions::default()
-    };
+    let options = CheckOptions::new().protected_domains(protected);
     let hit = |h: &str| flagged(h, &options).contains(&Code::HostProtectedLookalike);
     let missed = |l: &[&'static str]| l.iter().copied().filter(|h| !hit(h)).collect::<Vec<_>>();
     let (missed_chromium, missed_ours) = (missed(&chromium), missed(&ours));

@@ -13,10 +13,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(input) = std::str::from_utf8(data) else { return };
     for profile in Profile::ALL {
         for preset in [Preset::Default, Preset::Strict, Preset::Leiri] {
-            let options = CheckOptions {
-                profile,
-                severities: Severities::new(preset),
-            };
+            let options = CheckOptions::new().profile(profile).severities(Severities::new(preset));
             let report = check(input, &options);
             let mut last = 0;
             for v in &report.violations {

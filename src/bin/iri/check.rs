@@ -126,11 +126,10 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
         }
         None => ProtectedDomains::new(),
     };
-    let options = CheckOptions {
-        profile: args.profile,
-        severities,
-        protected_domains,
-    };
+    let options = CheckOptions::new()
+        .profile(args.profile)
+        .severities(severities)
+        .protected_domains(protected_domains);
     let format = if args.json { Format::Json } else { args.format };
     let (source, artifact, progress): (Box<dyn Iterator<Item = io::Result<Line>>>, _, _) =
         match &args.file {

@@ -94,7 +94,7 @@ fn run(
     key: &str,
     explain: bool,
     json: bool,
-    steps: impl Fn(&str) -> Result<Vec<Step>, ConvertError>,
+    steps: impl Fn(&str) -> Result<Converted, ConvertError>,
 ) -> io::Result<Outcome> {
     let shape = Shape {
         head: Vec::new(),
@@ -108,10 +108,9 @@ fn run(
         Errors::Stderr
     };
     answer_each(given, json, &shape, errors, |text| match steps(text) {
-        Ok(steps) => {
-            let result = steps.last().map_or("", |s| s.text.as_str());
+        Ok(Converted { result, steps }) => {
             let mut fields = Map::new();
-            fields.insert(key.into(), result.into());
+            fields.insert(key.into(), result.as_str().into());
             if explain {
                 fields.insert(
                     "steps".into(),
@@ -146,7 +145,7 @@ fn run(
                     })
                     .collect()
             } else {
-                escape_controls(result).into_owned()
+                escape_controls(&result).into_owned()
             };
             Answer::ok(fields, human)
         }
@@ -166,9 +165,9 @@ pub(crate) fn run_to_uri(args: ToUriArgs) -> io::Result<Outcome> {
     // bytes per input byte on long lines.
     run(given, "uri", args.explain, args.json, |s| {
         if args.explain {
-            iribis::convert::to_uri_steps(s, &options)
+            iribis::convert::to_uri_steps(s, &options).map(Converted::explained)
         } else {
-            iribis::to_uri(s, &options).map(result_step)
+            iribis::to_uri(s, &options).map(Converted::alone)
         }
     })
 }
@@ -180,19 +179,33 @@ pub(crate) fn run_to_iri(args: ToIriArgs) -> io::Result<Outcome> {
         .decode_spoofable(args.decode_spoofable);
     run(inputs(args.inputs), "iri", args.explain, args.json, |s| {
         if args.explain {
-            iribis::convert::to_iri_steps(s, &options)
+            iribis::convert::to_iri_steps(s, &options).map(Converted::explained)
         } else {
-            iribis::to_iri(s, &options).map(result_step)
+            iribis::to_iri(s, &options).map(Converted::alone)
         }
     })
 }
 
-/// The result alone, as the last (and only) step.
-fn result_step(text: String) -> Vec<Step> {
-    vec![Step {
-        label: String::new(),
-        what: "",
-        text,
-        notes: Vec::new(),
-    }]
+/// The result of a conversion, and its steps when explained.
+struct Converted {
+    result: String,
+    steps: Vec<Step>,
+}
+
+impl Converted {
+    /// The result alone (without `--explain`).
+    fn alone(result: String) -> Self {
+        Converted {
+            result,
+            steps: Vec::new(),
+        }
+    }
+
+    /// The steps, the last of which is the result.
+    fn explained(steps: Vec<Step>) -> Self {
+        Converted {
+            result: steps.last().map(|s| s.text.clone()).unwrap_or_default(),
+            steps,
+        }
+    }
 }

@@ -50,13 +50,37 @@ impl Builder {
         host_from: Span,
         port: Option<&str>,
     ) {
+        let userinfo = userinfo.map(|u| move |out: &mut String| out.push_str(u));
+        self.authority_with(
+            userinfo,
+            |out| out.push_str(host),
+            host_meta,
+            host_from,
+            port,
+        );
+    }
+
+    /// [`authority`](Self::authority), with the userinfo and the host
+    /// written in place by the functions given (which append to the text).
+    pub(crate) fn authority_with(
+        &mut self,
+        userinfo: Option<impl FnOnce(&mut String)>,
+        host: impl FnOnce(&mut String),
+        host_meta: HostMeta,
+        host_from: Span,
+        port: Option<&str>,
+    ) {
         self.out.push_str("//");
         let start = self.out.len();
-        if let Some(u) = userinfo {
-            self.meta.userinfo = Slot::new(self.push(u));
+        if let Some(write) = userinfo {
+            let at = self.out.len();
+            write(&mut self.out);
+            self.meta.userinfo = Slot::new((at, self.out.len()));
             self.out.push('@');
         }
-        let span = self.push(host);
+        let at = self.out.len();
+        host(&mut self.out);
+        let span = (at, self.out.len());
         let kind = match host_meta {
             HostMeta::IpvFuture { dot } => HostMeta::IpvFuture {
                 dot: dot - host_from.0 + span.0,
@@ -72,16 +96,34 @@ impl Builder {
     }
 
     /// Copies the authority of `r`, which must have one.
+    ///
+    /// The authority is copied whole and its components' spans moved with
+    /// it: one copy instead of one per component (resolution copies an
+    /// authority for most references).
     pub(crate) fn authority_of<T: Storage>(&mut self, r: &IriRef<T>) {
         let meta = r.meta();
-        let (host_span, host_meta) = meta.host().unwrap_or(((0, 0), HostMeta::RegName));
-        self.authority(
-            r.userinfo(),
-            r.host_str().unwrap_or(""),
-            host_meta,
-            host_span,
-            r.port(),
-        );
+        let Some((from, to)) = meta.authority.get() else {
+            debug_assert!(false, "authority_of needs an authority");
+            return;
+        };
+        self.out.push_str("//");
+        let start = self.out.len();
+        self.out.push_str(&r.as_str()[from..to]);
+        // Every span of the authority moves from `from` to `start`.
+        let moved = |slot: Slot| match slot.get() {
+            Some((a, b)) => Slot::new((a - from + start, b - from + start)),
+            None => Slot::NONE,
+        };
+        self.meta.authority = Slot::new((start, self.out.len()));
+        self.meta.userinfo = moved(meta.userinfo);
+        self.meta.port = moved(meta.port);
+        self.meta.host = moved(meta.host);
+        self.meta.host_kind = match meta.host_kind {
+            HostMeta::IpvFuture { dot } => HostMeta::IpvFuture {
+                dot: dot - from + start,
+            },
+            other => other,
+        };
     }
 
     /// Writes every component of `r`, with `host` in place of its host's
@@ -145,6 +187,22 @@ impl Builder {
     pub(crate) fn fragment(&mut self, fragment: &str) {
         self.out.push('#');
         self.meta.fragment = Slot::new(self.push(fragment));
+    }
+
+    /// `"?" query`, the query written in place by `write`.
+    pub(crate) fn query_with(&mut self, write: impl FnOnce(&mut String)) {
+        self.out.push('?');
+        let at = self.out.len();
+        write(&mut self.out);
+        self.meta.query = Slot::new((at, self.out.len()));
+    }
+
+    /// `"#" fragment`, the fragment written in place by `write`.
+    pub(crate) fn fragment_with(&mut self, write: impl FnOnce(&mut String)) {
+        self.out.push('#');
+        let at = self.out.len();
+        write(&mut self.out);
+        self.meta.fragment = Slot::new((at, self.out.len()));
     }
 
     /// The text written, for a caller that parses it again.

@@ -1118,16 +1118,14 @@ pub(crate) fn allowed_in_normal_form(c: char, component: Component) -> bool {
 /// uppercase: the percent-encoding normalization of [`IriRef::normalize`].
 /// Unlike [`to_iri`], it decodes a combining mark wherever `keep` allows
 /// it: the same character must get the same form, raw or encoded.
-pub(crate) fn decode(text: &str, keep: impl Fn(char) -> bool) -> String {
+/// Appends the result to `out`.
+pub(crate) fn decode_into(text: &str, keep: impl Fn(char) -> bool, out: &mut String) {
     if !text.contains('%') {
-        return text.to_owned();
+        out.push_str(text);
+        return;
     }
-    let mut out = String::with_capacity(text.len());
     let keep = |c: char, _: Before| keep(c);
-    walk(text, &keep, &mut |t| {
-        render(&mut out, &t, Stage::Normalized)
-    });
-    out
+    walk(text, &keep, &mut |t| render(out, &t, Stage::Normalized));
 }
 
 /// How [`preprocess`] treats spaces inside the trimmed string.

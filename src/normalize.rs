@@ -174,59 +174,79 @@ impl<T: crate::iri::Storage> IriRef<T> {
             return IriRef::from_parts(self.as_str().to_owned(), *self.meta());
         }
         let scheme_level = level == Level::Scheme;
+        // Each component is normalized straight into the result: one
+        // allocation for the whole (and one more for a relative path).
         let mut out = Builder::with_capacity(self.as_str().len() + 1);
-        let scheme = self.scheme().map(str::to_ascii_lowercase);
-        if let Some(s) = &scheme {
+        if let Some(s) = self.scheme() {
             out.scheme(s);
+            out.text_mut()[..s.len()].make_ascii_lowercase();
         }
-        let scheme = scheme.as_deref().unwrap_or("");
+        let scheme = self.scheme().unwrap_or("");
+        let dns = DNS_SCHEMES.iter().any(|d| d.eq_ignore_ascii_case(scheme));
+        let default_port = |p: &str| {
+            DEFAULT_PORTS
+                .iter()
+                .any(|&(s, d)| s.eq_ignore_ascii_case(scheme) && p.parse() == Ok(d))
+        };
         if self.authority().is_some() {
             let (host_span, host_meta) = self.meta().host().unwrap_or(((0, 0), HostMeta::RegName));
             let host = self.host_str().unwrap_or("");
-            let mut host = match host_meta {
-                HostMeta::RegName => lowercase_if_ascii(percent_normalize(host, Component::Host)),
-                _ => host.to_ascii_lowercase(),
-            };
-            if scheme_level && host_meta == HostMeta::RegName && DNS_SCHEMES.contains(&scheme) {
-                if let Some(idn) = idn_host(&host) {
-                    host = idn;
-                }
-            }
-            let userinfo = self
-                .userinfo()
-                .map(|u| percent_normalize(u, Component::Userinfo));
-            let port = self.port().filter(|p| {
-                !scheme_level
-                    || !(p.is_empty()
-                        || DEFAULT_PORTS
-                            .iter()
-                            .any(|&(s, d)| s == scheme && p.parse() == Ok(d)))
+            let userinfo = self.userinfo().map(|u| {
+                move |out: &mut String| percent_normalize_into(u, Component::Userinfo, out)
             });
-            out.authority(userinfo.as_deref(), &host, host_meta, host_span, port);
+            let port = self
+                .port()
+                .filter(|p| !scheme_level || !(p.is_empty() || default_port(p)));
+            let reg_name = host_meta == HostMeta::RegName;
+            let idn = (scheme_level && reg_name && dns)
+                .then(|| {
+                    let mut normal = String::with_capacity(host.len());
+                    normalize_reg_name(host, &mut normal);
+                    idn_host(&normal)
+                })
+                .flatten();
+            out.authority_with(
+                userinfo,
+                |out: &mut String| match &idn {
+                    Some(idn) => out.push_str(idn),
+                    None if reg_name => normalize_reg_name(host, out),
+                    None => {
+                        let at = out.len();
+                        out.push_str(host);
+                        out[at..].make_ascii_lowercase();
+                    }
+                },
+                host_meta,
+                host_span,
+                port,
+            );
         }
         let start = out.len();
-        let path = percent_normalize(self.path(), Component::Path);
+        let path = self.path();
         if self.scheme().is_some() || self.authority().is_some() || path.starts_with('/') {
             // RFC 3986 §5.2.2 gives such a path to remove_dot_segments as
             // it is, whatever the base.
-            out.text_mut().push_str(&path);
+            percent_normalize_into(path, Component::Path, out.text_mut());
             remove_dot_segments(out.text_mut(), start);
         } else {
+            let path = percent_normalize(path, Component::Path);
             normalize_relative_path(&path, out.text_mut());
         }
         if scheme_level
-            && path.is_empty()
+            && out.len() == start
             && self.authority().is_some()
-            && DEFAULT_PORTS.iter().any(|&(s, _)| s == scheme)
+            && DEFAULT_PORTS
+                .iter()
+                .any(|&(s, _)| s.eq_ignore_ascii_case(scheme))
         {
             out.text_mut().push('/');
         }
         out.path_from(start);
         if let Some(q) = self.query() {
-            out.query(&percent_normalize(q, Component::Query));
+            out.query_with(|out| percent_normalize_into(q, Component::Query, out));
         }
         if let Some(f) = self.fragment() {
-            out.fragment(&percent_normalize(f, Component::Fragment));
+            out.fragment_with(|out| percent_normalize_into(f, Component::Fragment, out));
         }
         out.finish()
     }
@@ -460,26 +480,23 @@ pub fn compare<A: crate::iri::Storage, B: crate::iri::Storage>(
         })
 }
 
-/// A registered name in lowercase when it is all ASCII (after decoding),
-/// the hex digits of its percent-encodings left in uppercase.
-fn lowercase_if_ascii(host: String) -> String {
-    if !host.is_ascii() {
-        return host;
+/// A registered name, percent-normalized and, when it is ASCII, in
+/// lowercase but for its percent-encodings' hex digits (RFC 3986 §6.2.2.1),
+/// appended to `out`.
+fn normalize_reg_name(host: &str, out: &mut String) {
+    let at = out.len();
+    percent_normalize_into(host, Component::Host, out);
+    let written = &mut out[at..];
+    if !written.is_ascii() {
+        return;
     }
-    let mut out = String::with_capacity(host.len());
-    let mut hex = 0;
-    for c in host.chars() {
-        if c == '%' {
-            hex = 2;
-            out.push(c);
-        } else if hex > 0 {
-            hex -= 1;
-            out.push(c);
-        } else {
-            out.push(c.to_ascii_lowercase());
-        }
+    // Lowercase between the %HH triplets, which stay uppercase.
+    let mut from = 0;
+    while let Some(k) = written[from..].find('%') {
+        written[from..from + k].make_ascii_lowercase();
+        from = (from + k + 3).min(written.len());
     }
-    out
+    written[from..].make_ascii_lowercase();
 }
 
 /// The registered name `host` (syntax-normalized) through UTS #46 mapping
@@ -507,12 +524,20 @@ fn idn_host(host: &str) -> Option<String> {
 /// decoded: steps 2-6 of URI → IRI conversion (3987bis §4.2). So a
 /// reference and its URI have the same normal form.
 fn percent_normalize(text: &str, component: Component) -> String {
+    let mut out = String::with_capacity(text.len());
+    percent_normalize_into(text, component, &mut out);
+    out
+}
+
+/// [`percent_normalize`], appending to `out`.
+fn percent_normalize_into(text: &str, component: Component, out: &mut String) {
     let keep = |c| crate::convert::allowed_in_normal_form(c, component);
     // A scan of the bytes settles most text; the characters that start
     // with a suspect byte are looked at one by one.
     let suspect = |b: u8| SUSPECT[usize::from(b)];
     if !text.bytes().any(suspect) || !text.chars().any(|c| must_encode(c, component)) {
-        return crate::convert::decode(text, keep);
+        crate::convert::decode_into(text, keep, out);
+        return;
     }
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut encoded = String::with_capacity(text.len() + 16);
@@ -527,7 +552,7 @@ fn percent_normalize(text: &str, component: Component) -> String {
             encoded.push(c);
         }
     }
-    crate::convert::decode(&encoded, keep)
+    crate::convert::decode_into(&encoded, keep, out);
 }
 
 /// Whether `c` must not stand unencoded in `component` of an IRI, though

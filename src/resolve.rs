@@ -122,6 +122,21 @@ fn transform<B: crate::iri::Storage, R: crate::iri::Storage>(
         Some(s) if !options.strict && s.eq_ignore_ascii_case(base.scheme()) => None,
         other => other,
     };
+    // A reference with a scheme resolves to itself when its path has no
+    // dot segment: §5.2.2 takes its authority, path, query and fragment as
+    // they are. (Unless strict, the base's scheme replaces one that equals
+    // it but for case, and without an authority the reference is resolved
+    // as relative: those take the long way.) Most references in the wild
+    // are such IRIs, and a copy of the text and of the spans is all they
+    // need.
+    let same_text = match (r.scheme(), scheme) {
+        (Some(_), Some(_)) => true,
+        (Some(s), None) => s == base.scheme() && r.authority().is_some(),
+        (None, _) => false,
+    };
+    if same_text && !has_dot_segment(r.path().as_bytes()) {
+        return IriRef::from_parts(r.as_str().to_owned(), *r.meta());
+    }
     let mut out = Builder::with_capacity(base.as_str().len() + r.as_str().len() + 3);
     let query;
     if let Some(s) = scheme {
@@ -369,7 +384,10 @@ pub(crate) fn remove_dot_segments(buf: &mut String, start: usize) {
     }
 }
 
-/// The loop of §5.2.4, step by step, on `buf[start..]`.
+/// The loop of §5.2.4, step by step, on `buf[start..]`. Out of line: few
+/// paths get here, and the common path stays small.
+#[cold]
+#[inline(never)]
 fn remove_each(buf: &mut String, start: usize) {
     let mut bytes = std::mem::take(buf).into_bytes();
     let end = bytes.len();
@@ -427,7 +445,49 @@ fn remove_each(buf: &mut String, start: usize) {
 
 /// Whether `path` has a "." or ".." segment: a "." that starts a segment
 /// (at the start or after a "/") and ends it, alone or after another ".".
+///
+/// Most paths have no "." at the start of a segment at all; eight bytes at
+/// a time, [`segment_start_dots`] finds that out without looking at each
+/// byte, and only a path with such a "." is looked at closely.
 fn has_dot_segment(path: &[u8]) -> bool {
+    let word = |i: usize| u64::from_le_bytes(path[i..i + 8].try_into().unwrap_or([0; 8]));
+    let candidate = if path.len() < 8 {
+        path.first() == Some(&b'.') || path.windows(2).any(|w| w == b"/.")
+    } else {
+        // Whole words, then the last eight bytes (overlapping the last
+        // word when the length is not a multiple of eight).
+        let mut i = 0;
+        let mut found = false;
+        while i + 8 <= path.len() && !found {
+            found = segment_start_dots(word(i), i == 0 || path[i - 1] == b'/') != 0;
+            i += 8;
+        }
+        let last = path.len() - 8;
+        found || segment_start_dots(word(last), last == 0 || path[last - 1] == b'/') != 0
+    };
+    candidate && has_dot_segment_bytewise(path)
+}
+
+/// The bytes of `word` (eight bytes of a path, the first in the low bits)
+/// that are a "." at the start of a segment, as a mask with the high bit of
+/// each such byte set; `after_slash` says whether the byte before the
+/// first is a "/" (or the path starts there).
+fn segment_start_dots(word: u64, after_slash: bool) -> u64 {
+    const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // The high bit of each byte of `x` that is zero (no false positives:
+    // the low seven bits are added without a carry across bytes).
+    let zeros = |x: u64| !(((x & LOW).wrapping_add(LOW)) | x | LOW);
+    let dots = zeros(word ^ (ONES * u64::from(b'.')));
+    let slashes = zeros(word ^ (ONES * u64::from(b'/')));
+    // A byte after a "/": the slash mask moved up one byte, and the first
+    // byte when the previous chunk ended in "/".
+    let starts = (slashes << 8) | if after_slash { 0x80 } else { 0 };
+    dots & starts
+}
+
+/// [`has_dot_segment`], one "." at a time.
+fn has_dot_segment_bytewise(path: &[u8]) -> bool {
     let ends = |i: usize| path.get(i).is_none_or(|&b| b == b'/');
     let mut from = 0;
     // From one "." to the next.
@@ -503,6 +563,12 @@ mod tests {
         for p in &paths {
             let by_split = p.split('/').any(|s| s == "." || s == "..");
             assert_eq!(has_dot_segment(p.as_bytes()), by_split, "{p:?}");
+            // Across the eight-byte chunks too.
+            for pad in ["aaaaaa", "aaaaaa/", "aaaaaaa/", "/aaaaaa/aaaaaaa"] {
+                let long = format!("{pad}{p}");
+                let by_split = long.split('/').any(|s| s == "." || s == "..");
+                assert_eq!(has_dot_segment(long.as_bytes()), by_split, "{long:?}");
+            }
             if !by_split {
                 let mut all_steps = p.clone();
                 remove_each(&mut all_steps, 0);

@@ -485,7 +485,7 @@ impl Findings<'_> {
 /// userinfo, the fragment.
 fn pieces(r: &IriRef<&str>) -> Vec<(Component, usize, usize)> {
     let base = r.as_str().as_ptr() as usize;
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(16);
     let mut add = |component: Component, whole: &str, sep: &[char]| {
         let mut at = whole.as_ptr() as usize - base;
         for part in whole.split(sep) {
@@ -514,28 +514,35 @@ fn pieces(r: &IriRef<&str>) -> Vec<(Component, usize, usize)> {
     out
 }
 
-/// The component of the input at byte `i`.
-fn component_at(r: &IriRef<&str>, i: usize) -> Component {
-    let text = r.as_str();
-    let span = |s: Option<&str>| {
-        s.map(|s| {
-            let start = s.as_ptr() as usize - text.as_ptr() as usize;
-            start..start + s.len()
-        })
-    };
-    let parts = [
-        (Component::Scheme, span(r.scheme())),
-        (Component::Userinfo, span(r.userinfo())),
-        (Component::Host, span(r.host_str())),
-        (Component::Port, span(r.port())),
-        (Component::Path, span(Some(r.path()))),
-        (Component::Query, span(r.query())),
-        (Component::Fragment, span(r.fragment())),
-    ];
-    parts
-        .into_iter()
-        .find(|(_, s)| s.as_ref().is_some_and(|s| s.contains(&i)))
-        .map_or(Component::Input, |(c, _)| c)
+/// The byte ranges of the components of `r`, each with its component, in
+/// the order they stand; an absent component has an empty range.
+struct ComponentSpans([(Component, usize, usize); 7]);
+
+impl ComponentSpans {
+    fn of(r: &IriRef<&str>) -> Self {
+        let meta = r.meta();
+        let span = |c: Component, slot: crate::meta::Slot| {
+            let (start, end) = slot.get().unwrap_or((0, 0));
+            (c, start, end)
+        };
+        ComponentSpans([
+            span(Component::Scheme, meta.scheme),
+            span(Component::Userinfo, meta.userinfo),
+            span(Component::Host, meta.host),
+            span(Component::Port, meta.port),
+            span(Component::Path, meta.path),
+            span(Component::Query, meta.query),
+            span(Component::Fragment, meta.fragment),
+        ])
+    }
+
+    /// The component of the input at byte `i` (`Input` for a delimiter).
+    fn at(&self, i: usize) -> Component {
+        self.0
+            .iter()
+            .find(|&&(_, start, end)| start <= i && i < end)
+            .map_or(Component::Input, |&(c, ..)| c)
+    }
 }
 
 /// The checks of a reference that parses: character by character, the
@@ -563,9 +570,17 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
 /// look-alikes, private use, and under LEIRIs what an IRI does not allow.
 fn check_characters(r: &IriRef<&str>, leiri: bool, found: &mut Findings<'_>) {
     let input = r.as_str();
+    // Every check below but the LEIRI one is about non-ASCII characters.
+    if !leiri && input.is_ascii() {
+        return;
+    }
+    let spans = ComponentSpans::of(r);
     for (i, c) in input.char_indices() {
+        if c.is_ascii() && !leiri {
+            continue;
+        }
         let end = i + c.len_utf8();
-        let component = component_at(r, i);
+        let component = spans.at(i);
         let cp = c as u32;
         let bidi_formatting = chars::is_bidi_formatting(c);
         if bidi_formatting && !leiri {
@@ -633,19 +648,28 @@ fn check_pieces(r: &IriRef<&str>, found: &mut Findings<'_>) {
     // right-to-left label ("a domain name containing at least one character
     // with Bidi property R, AL, or AN").
     let bidi_domain = match r.host() {
-        Some(Host::RegName(h)) => h.chars().any(|c| {
-            matches!(
-                bidi_class(c),
-                BidiClass::RightToLeft | BidiClass::ArabicLetter | BidiClass::ArabicNumber
-            )
-        }),
+        Some(Host::RegName(h)) => {
+            !h.is_ascii()
+                && h.chars().any(|c| {
+                    matches!(
+                        bidi_class(c),
+                        BidiClass::RightToLeft | BidiClass::ArabicLetter | BidiClass::ArabicNumber
+                    )
+                })
+        }
         _ => false,
     };
 
     // Unicode normalization and combining marks, by component piece.
+    // An ASCII input has no right-to-left host, combining mark or
+    // character outside NFC or NFKC: nothing to find piece by piece.
+    if input.is_ascii() {
+        return;
+    }
     for (component, start, end) in pieces(r) {
         let piece = &input[start..end];
-        if piece.chars().next().is_some_and(is_combining_mark) {
+        let ascii = piece.is_ascii();
+        if !ascii && piece.chars().next().is_some_and(is_combining_mark) {
             let c = piece.chars().next().unwrap_or(' ');
             found.push(Code::CombiningMarkAtComponentStart, start, start + c.len_utf8(), component,
                 format!("the {} starts with the combining mark U+{:04X}, which will display on the delimiter before it", component.name(), c as u32));
@@ -654,10 +678,10 @@ fn check_pieces(r: &IriRef<&str>, found: &mut Findings<'_>) {
             if bidi_domain {
                 check_bidi_label(piece, start, found);
             }
-        } else {
+        } else if !ascii {
             check_bidi(piece, start, component, found);
         }
-        if piece.is_ascii() {
+        if ascii {
             continue;
         }
         if !is_nfc(piece) {
@@ -867,13 +891,14 @@ fn check_percent_encodings(r: &IriRef<&str>, found: &mut Findings<'_>) {
             .then(|| u8::from_str_radix(input.get(i + 1..i + 3)?, 16).ok())
             .flatten()
     };
+    let spans = ComponentSpans::of(r);
     let mut i = 0;
     while i < b.len() {
         let Some(first) = octet(i) else {
             i += 1;
             continue;
         };
-        let component = component_at(r, i);
+        let component = spans.at(i);
         let lower = |j: usize| input[j + 1..j + 3].bytes().any(|x| x.is_ascii_lowercase());
         // The run of encoded octets that may form one sequence, by the
         // length its first octet announces, as a lax decoder reads it

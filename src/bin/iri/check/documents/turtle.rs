@@ -447,7 +447,7 @@ impl Lexer {
             | b'?'
             | b'$' => {
                 self.pos += 1;
-                if !matches!(b, b'0'..=b'9') {
+                if !b.is_ascii_digit() {
                     self.directive = Directive::None;
                 }
                 Some(None)

@@ -462,6 +462,8 @@ pub(crate) fn scan_xml(
                 stuck_at = Some(xml.buffer_position());
             }
         }
+        // No position before the reader's is asked for again.
+        tracker.borrow_mut().locate(xml.buffer_position());
         merge.drain(xml.buffer_position(), sink)?;
     }
     // Close the tee's channel, so that oxrdfxml sees the end.

@@ -22,6 +22,11 @@ use super::{resolve_relative, Doc, Found, What};
 /// Bytes read from the document at a time.
 const CHUNK: usize = 64 * 1024;
 
+/// The longest IRIREF looked for: a `<` with no `>` within this many bytes
+/// starts none, so that a stray `<` does not make the lexer hold the rest of
+/// the document (oxttl's own limit on a token is 16 MiB too).
+const MAX_IRI: usize = 16 * 1024 * 1024;
+
 /// oxttl's incremental parser of the format.
 enum Parser {
     Triples(oxttl::ntriples::LowLevelNTriplesParser),
@@ -176,6 +181,8 @@ pub(crate) fn scan(
                 what,
             });
         }
+        // No position before the lexer's is asked for again.
+        tracker.locate(lexer.offset());
         // Every error still to come is at or after the token the lexer
         // stopped in (oxttl places an error at the token it rejects), so
         // what lies before it can be written.
@@ -401,7 +408,7 @@ impl Lexer {
                 self.directive = Directive::None;
                 Some(None)
             }
-            b'<' => self.iri().map(Some),
+            b'<' => self.iri(),
             b'_' if next == Some(b':') => {
                 let end = self.name_end(i + 2)?;
                 self.pos = end.max(i + 2);
@@ -530,25 +537,25 @@ impl Lexer {
         }))
     }
 
-    /// An IRIREF at `pos` (its `<`); None when more bytes are needed.
-    fn iri(&mut self) -> Option<Token> {
+    /// An IRIREF at `pos` (its `<`): Some(Some(token)), Some(None) for a
+    /// `<` that starts none (unterminated, or longer than [`MAX_IRI`]:
+    /// oxttl reports it), None when more bytes are needed.
+    fn iri(&mut self) -> Option<Option<Token>> {
         let buf = &self.buf;
         let open = self.pos;
         let mut i = open + 1;
         let close = loop {
-            match memchr2(b'>', b'\\', &buf[i..]) {
+            let found = memchr2(b'>', b'\\', &buf[i..]);
+            match found {
                 Some(k) if buf[i + k] == b'>' => break i + k,
                 Some(k) => i += k + 2,
-                None if self.eof => {
-                    // Unterminated: oxttl reports it.
-                    self.pos = buf.len();
-                    return None;
-                }
-                None => return None,
+                None => i = buf.len(),
             }
             if i >= buf.len() {
-                if self.eof {
-                    self.pos = buf.len();
+                if self.eof || buf.len() - open > MAX_IRI {
+                    self.pos = open + 1;
+                    self.directive = Directive::None;
+                    return Some(None);
                 }
                 return None;
             }
@@ -560,11 +567,11 @@ impl Lexer {
             Directive::PrefixName(name) => Role::Prefix(name),
             _ => Role::Term,
         };
-        Some(Token {
+        Some(Some(Token {
             offset: self.start + open as u64 + 1,
             kind: Kind::Iri(written),
             role,
-        })
+        }))
     }
 }
 

@@ -9,6 +9,7 @@ mod markup;
 mod position;
 mod turtle;
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
@@ -149,7 +150,7 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
     let stdin = |p: &Path| p.as_os_str() == "-";
     let progress = progress_bar(&files, stdin);
     let (out, color) = crate::output::stdout(request.output == Format::Human);
-    let mut writer = DocWriter {
+    let writer = RefCell::new(DocWriter {
         out,
         format: request.output,
         color,
@@ -159,9 +160,9 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
         summary: Summary::default(),
         syntax_errors: 0,
         doc_format: request.format,
-    };
-    if writer.format == Format::Sarif {
-        sarif::write_head(&mut writer.out)?;
+    });
+    if request.output == Format::Sarif {
+        sarif::write_head(&mut writer.borrow_mut().out)?;
     }
     for path in &files {
         let (name, uri) = if stdin(path) {
@@ -186,14 +187,19 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
             name: &name,
             uri: &uri,
         };
-        let mut sink = |found: Found| writer.write(&place, &found, request.options);
-        let reader: Box<dyn Read> = if stdin(path) {
-            Box::new(io::stdin().lock())
+        let mut sink = |found: Found| writer.borrow_mut().write(&place, &found, request.options);
+        let (inner, regular): (Box<dyn Read>, bool) = if stdin(path) {
+            (Box::new(io::stdin().lock()), crate::inputs::stdin_is_file())
         } else {
-            Box::new(
-                File::open(path)
-                    .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
-            )
+            let file = File::open(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+            let regular = file.metadata().is_ok_and(|m| m.is_file());
+            (Box::new(file), regular)
+        };
+        let reader = FlushFirst {
+            inner,
+            writer: &writer,
+            regular,
         };
         match request.format {
             DocFormat::Ntriples | DocFormat::Nquads | DocFormat::Turtle | DocFormat::Trig => {
@@ -203,12 +209,32 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
             DocFormat::Rdfxml | DocFormat::Xml => markup::scan_xml(&doc, reader, &mut sink),
         }
         .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
-        writer.out.flush()?;
+        writer.borrow_mut().out.flush()?;
     }
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
-    writer.finish()
+    writer.into_inner().finish()
+}
+
+/// A document's reader that flushes the answers so far before each read
+/// that may wait (a pipe or a terminal, not a regular file), so that
+/// `tail -f log.nt | iri check --from ntriples` answers each line at once.
+struct FlushFirst<'a> {
+    inner: Box<dyn Read + 'a>,
+    writer: &'a RefCell<DocWriter>,
+    regular: bool,
+}
+
+impl Read for FlushFirst<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if !self.regular {
+            if let Ok(mut w) = self.writer.try_borrow_mut() {
+                w.out.flush()?;
+            }
+        }
+        self.inner.read(buf)
+    }
 }
 
 /// A progress bar over the bytes of the files, when standard error is a

@@ -381,7 +381,9 @@ impl DocWriter {
                 writeln!(
                     self.out,
                     "{}:{}:{}: {shown}: {verdict}",
-                    source.name, found.line, found.column
+                    iribis::escape_invisible(source.name),
+                    found.line,
+                    found.column
                 )?;
                 match &answer {
                     Ok(report) => write_findings(&mut self.out, checked, report, self.color)?,
@@ -440,7 +442,7 @@ impl DocWriter {
                 writeln!(
                     self.out,
                     "{}:{}:{}: {label} in the {} document: {}\n",
-                    source.name,
+                    iribis::escape_invisible(source.name),
                     found.line,
                     found.column,
                     self.doc_format.name(),

@@ -468,3 +468,37 @@ fn positions_across_chunks() {
     );
     assert_eq!(common::json_lines(&o).len(), 1 + 4000 * 3 + 3);
 }
+
+/// A byte order mark takes no column, in every format.
+#[test]
+fn a_byte_order_mark_takes_no_column() {
+    for (format, file) in [
+        ("ntriples", "doc.nt"),
+        ("turtle", "doc.ttl"),
+        ("rdfxml", "bad.rdf"),
+        ("html", "doc.html"),
+        ("xml", "doc.xml"),
+    ] {
+        let text = std::fs::read(fixture(file)).unwrap();
+        let mut bom = b"\xEF\xBB\xBF".to_vec();
+        bom.extend_from_slice(&text);
+        let mut args = vec!["check", "--json", "--from", format, "-"];
+        args.extend_from_slice(BASE);
+        let plain = common::json_lines(&iri(&args, &text));
+        let marked = common::json_lines(&iri(&args, &bom));
+        // The same results, positions and all; syntax errors' byte offsets
+        // count the mark.
+        let strip = |lines: Vec<Value>| -> Vec<Value> {
+            lines
+                .into_iter()
+                .map(|mut l| {
+                    if let Some(e) = l.get_mut("syntax_error") {
+                        e.as_object_mut().unwrap().remove("byte");
+                    }
+                    l
+                })
+                .collect()
+        };
+        assert_eq!(strip(marked), strip(plain), "{format}");
+    }
+}

@@ -346,7 +346,9 @@ fn spawn_rdfxml(
         let mut last_error = None;
         loop {
             let next = parser.next();
-            let at = parser.buffer_position();
+            // quick-xml's offsets (under oxrdfxml) start after a byte
+            // order mark.
+            let at = parser.buffer_position() + tracker.borrow().bom_len();
             match next {
                 None => break,
                 Some(Ok(_)) => {}
@@ -425,8 +427,11 @@ pub(crate) fn scan_xml(
     let mut stuck_at = None;
     loop {
         buf.clear();
-        let at = xml.buffer_position();
+        let before = xml.buffer_position();
         let event = xml.read_event_into(&mut buf);
+        // quick-xml's offsets start after a byte order mark.
+        let shift = tracker.borrow().bom_len();
+        let at = before + shift;
         match event {
             Ok(Event::Eof) => break,
             Ok(Event::Start(e)) => {
@@ -443,7 +448,7 @@ pub(crate) fn scan_xml(
             }
             Ok(_) => {}
             Err(e) => {
-                let position = xml.error_position();
+                let position = xml.error_position() + shift;
                 // RDF/XML's errors are oxrdfxml's to report.
                 if !rdf {
                     let (line, column) = tracker.borrow_mut().locate(position);
@@ -463,8 +468,8 @@ pub(crate) fn scan_xml(
             }
         }
         // No position before the reader's is asked for again.
-        tracker.borrow_mut().locate(xml.buffer_position());
-        merge.drain(xml.buffer_position(), sink)?;
+        tracker.borrow_mut().locate(xml.buffer_position() + shift);
+        merge.drain(xml.buffer_position() + shift, sink)?;
     }
     // Close the tee's channel, so that oxrdfxml sees the end.
     drop(xml);

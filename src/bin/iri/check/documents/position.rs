@@ -5,6 +5,9 @@
 
 use std::collections::VecDeque;
 
+/// The UTF-8 byte order mark.
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Counts lines and characters over a stream's bytes.
 #[derive(Default)]
 pub(crate) struct Tracker {
@@ -15,12 +18,33 @@ pub(crate) struct Tracker {
     /// 0-based line and column (in characters) at `at`.
     line: usize,
     column: usize,
+    /// Whether the stream started with a byte order mark.
+    bom: bool,
 }
 
 impl Tracker {
-    /// Appends bytes read from the stream.
+    /// Appends bytes read from the stream. A byte order mark at the start
+    /// of the stream takes no column (editors do not show it).
     pub(crate) fn push(&mut self, bytes: &[u8]) {
+        if self.at == 0 && self.pending.is_empty() && self.line == 0 && self.column == 0 {
+            if let Some(rest) = bytes.strip_prefix(BOM) {
+                self.bom = true;
+                self.at = BOM.len() as u64;
+                self.pending.extend(rest);
+                return;
+            }
+        }
         self.pending.extend(bytes);
+    }
+
+    /// The length of the byte order mark the stream started with (0 without
+    /// one): quick-xml's offsets start after it.
+    pub(crate) fn bom_len(&self) -> u64 {
+        if self.bom {
+            BOM.len() as u64
+        } else {
+            0
+        }
     }
 
     /// The 1-based line and column (in characters: every octet that is not
@@ -63,5 +87,9 @@ mod tests {
         assert_eq!(t.locate(12), (3, 1));
         // Behind: the last position.
         assert_eq!(t.locate(5), (3, 1));
+        // A byte order mark takes no column.
+        let mut t = Tracker::default();
+        t.push(b"\xEF\xBB\xBF<a>");
+        assert_eq!(t.locate(4), (1, 2));
     }
 }

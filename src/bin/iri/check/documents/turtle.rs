@@ -16,7 +16,7 @@ use std::io::{self, Read};
 use memchr::{memchr, memchr2};
 use oxttl::{NQuadsParser, NTriplesParser, TriGParser, TurtleParser, TurtleSyntaxError};
 
-use super::position::Tracker;
+use super::position::{Tracker, BOM};
 use super::{resolve_relative, Doc, Found, What};
 
 /// Bytes read from the document at a time.
@@ -112,6 +112,7 @@ pub(crate) fn scan(
     // Ours and oxttl's, each in document order, merged by offset.
     let mut mine: Vec<Found> = Vec::new();
     let mut errors: Vec<Found> = Vec::new();
+    let mut shift = 0;
     let mut chunk = vec![0; CHUNK];
     loop {
         let n = match reader.read(&mut chunk) {
@@ -125,14 +126,22 @@ pub(crate) fn scan(
             parser.end();
             lexer.eof = true;
         } else {
-            parser.extend_from_slice(bytes);
+            // oxttl does not skip a byte order mark: it is not given one,
+            // and its offsets are shifted back.
+            let first = lexer.start == 0 && lexer.buf.is_empty();
+            if first && bytes.starts_with(BOM) {
+                shift = BOM.len() as u64;
+                parser.extend_from_slice(&bytes[BOM.len()..]);
+            } else {
+                parser.extend_from_slice(bytes);
+            }
             lexer.buf.extend_from_slice(bytes);
             tracker.push(bytes);
         }
         while let Some(e) = parser.next_error() {
             let start = e.location().start;
             errors.push(Found {
-                offset: start.offset,
+                offset: start.offset + shift,
                 line: usize::try_from(start.line)
                     .unwrap_or(usize::MAX)
                     .saturating_add(1),
@@ -306,6 +315,9 @@ impl Lexer {
     /// The next IRIREF or prefixed name, or None when more bytes are
     /// needed (or the document is over).
     fn next(&mut self) -> Option<Token> {
+        if self.start == 0 && self.pos == 0 && self.buf.starts_with(BOM) {
+            self.pos = BOM.len();
+        }
         loop {
             match self.state {
                 State::Comment => match memchr(b'\n', &self.buf[self.pos..]) {
@@ -655,6 +667,14 @@ mod tests {
         for chunk in 1..12 {
             assert_eq!(tokens(text, chunk), want, "chunks of {chunk}");
         }
+    }
+
+    #[test]
+    fn skips_a_byte_order_mark() {
+        let text = "\u{FEFF}@prefix e: <http://e/> . e:a e:b e:c .";
+        let found = tokens(text, 1 << 10);
+        assert_eq!(found.len(), 4, "{found:?}");
+        assert_eq!(found[0].0, 15);
     }
 
     #[test]

@@ -131,3 +131,32 @@ fn check_human_streams_and_only_invalid() {
     assert_eq!(s.ask("http://[x", 1), ["http://[x: invalid"]);
     assert_eq!(s.finish(), 1);
 }
+
+#[test]
+fn documents_stream() {
+    // `tail -f log.nt | iri check --from ntriples`: each line's IRIs at once.
+    let mut s = Session::start(&["check", "--json", "--from", "ntriples", "-"]);
+    let answer = s.ask(
+        "<http://a.example/s> <http://a.example/p> <http://a.example/o> .",
+        3,
+    );
+    let v: serde_json::Value = serde_json::from_str(&answer[2]).unwrap();
+    assert_eq!(
+        (v["line"].as_u64(), v["column"].as_u64()),
+        (Some(1), Some(44))
+    );
+    let answer = s.ask(
+        "<http://a.example/s> <http://a.example/p> <http://a b> .",
+        3,
+    );
+    let v: serde_json::Value = serde_json::from_str(&answer[2]).unwrap();
+    assert_eq!(v["valid"], false);
+    assert_eq!(s.finish(), 1);
+    // Turtle, with a prefix declared on the line before.
+    let mut s = Session::start(&["check", "--json", "--from", "turtle", "-"]);
+    s.ask("@prefix ex: <http://a.example/> .", 1);
+    let answer = s.ask("ex:s ex:p ex:o .", 3);
+    let v: serde_json::Value = serde_json::from_str(&answer[2]).unwrap();
+    assert_eq!(v["resolved"], "http://a.example/o");
+    assert_eq!(s.finish(), 0);
+}

@@ -1,6 +1,7 @@
 //! `iri check`: findings per input, as diagnostics or JSON Lines, in input
 //! order, or as a SARIF log; batches of lines are checked on every core.
 
+mod documents;
 mod sarif;
 
 use std::collections::BTreeMap;
@@ -67,12 +68,21 @@ pub(crate) struct Args {
     #[arg(long)]
     only_invalid: bool,
     /// Read the inputs from this file, one per line.
-    #[arg(long, value_name = "PATH", conflicts_with = "inputs")]
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["inputs", "from"])]
     file: Option<PathBuf>,
+    /// Check the IRIs inside documents of this format: the arguments are
+    /// files (`-` for standard input), and each IRI is reported with its
+    /// line and column.
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "preprocess")]
+    from: Option<documents::DocFormat>,
+    /// With --from: the base IRI of the documents, before they declare one
+    /// (by default, a file's own file: IRI).
+    #[arg(long, value_name = "IRI", requires = "from")]
+    base: Option<String>,
     #[command(flatten)]
     preprocess: Preprocess,
     /// The inputs; without any (and without --file), each line of standard
-    /// input is one.
+    /// input is one. With --from, the documents.
     inputs: Vec<OsString>,
 }
 
@@ -131,6 +141,16 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
         .severities(severities)
         .protected_domains(protected_domains);
     let format = if args.json { Format::Json } else { args.format };
+    if let Some(from) = args.from {
+        return documents::run(documents::Request {
+            format: from,
+            output: format,
+            only_invalid: args.only_invalid,
+            base: args.base,
+            files: args.inputs.into_iter().map(PathBuf::from).collect(),
+            options: &options,
+        });
+    }
     let (source, artifact, progress): (Box<dyn Iterator<Item = io::Result<Line>>>, _, _) =
         match &args.file {
             Some(path) => {
@@ -231,7 +251,7 @@ impl Writer {
             }
         };
         match (self.format, answer) {
-            (Format::Json, _) => write_json_line(&mut self.out, line.number, text, answer),
+            (Format::Json, _) => write_json_line(&mut self.out, line.number, text, answer, b""),
             (Format::Human, Ok(report)) => write_human(&mut self.out, text, report, self.color),
             (Format::Human, Err(failure)) => writeln!(self.out, "{}\n", failure.report()),
             (Format::Sarif, _) => {
@@ -316,20 +336,26 @@ fn check_all(batch: &[Line], options: &CheckOptions) -> Vec<Result<Report, Failu
 }
 
 /// Writes one input's JSON line, a finding at a time: an input with a
-/// million findings never holds them all as JSON values.
+/// million findings never holds them all as JSON values. `extra` is more
+/// `,"key":value` pairs, written after `line`.
 fn write_json_line(
     out: &mut impl Write,
     line: usize,
     input: &str,
     answer: &Result<Report, Failure>,
+    extra: &[u8],
 ) -> io::Result<()> {
     let report = match answer {
         Ok(report) => report,
         Err(failure) => {
-            return write_json(
-                out,
-                &json!({"input": input, "valid": false, "violations": [], "error": failure.json(), "line": line}),
-            );
+            let head = json!({"input": input, "valid": false, "violations": [], "error": failure.json(), "line": line});
+            let mut text = Vec::new();
+            write_json(&mut text, &head)?;
+            // Without its closing brace and newline.
+            text.truncate(text.len().saturating_sub(2));
+            out.write_all(&text)?;
+            out.write_all(extra)?;
+            return out.write_all(b"}\n");
         }
     };
     out.write_all(b"{\"input\":")?;
@@ -351,7 +377,9 @@ fn write_json_line(
         });
         write_json_part(out, &v)?;
     }
-    writeln!(out, "],\"line\":{line}}}")
+    write!(out, "],\"line\":{line}")?;
+    out.write_all(extra)?;
+    out.write_all(b"}\n")
 }
 
 fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) -> io::Result<()> {
@@ -370,6 +398,24 @@ fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) 
     // The input once, escaped and embedded like the windows below (RFC 3987
     // §4.1); each finding then shows a window of it.
     writeln!(out, "{}: {verdict}", escape_line(input))?;
+    write_findings(out, input, report, color)?;
+    writeln!(out)
+}
+
+/// Writes each finding of `report` with a window of `input`.
+fn write_findings(
+    out: &mut impl Write,
+    input: &str,
+    report: &Report,
+    color: bool,
+) -> io::Result<()> {
+    let paint = |s: &str, style: Style| {
+        if color {
+            format!("{style}{s}{style:#}")
+        } else {
+            s.to_owned()
+        }
+    };
     for v in &report.violations {
         let tint = match v.severity {
             Severity::Error => AnsiColor::Red,
@@ -395,7 +441,7 @@ fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) 
         writeln!(out, "  | {shown}")?;
         writeln!(out, "  | {}", paint(&marks, tint))?;
     }
-    writeln!(out)
+    Ok(())
 }
 
 #[derive(Default)]

@@ -1,7 +1,8 @@
 //! `iri`: the command-line client of the iribis library.
 //!
 //! Exit status: 0 when every input is valid, 1 when some input is not, 2 on a
-//! usage or I/O error.
+//! usage or I/O error, 3 when a document of `check --from` has a syntax
+//! error.
 
 mod check;
 mod convert;
@@ -83,6 +84,8 @@ pub(crate) enum Outcome {
     AllValid,
     /// At least one input was not.
     SomeInvalid,
+    /// A document given to `check --from` has a syntax error.
+    SyntaxError,
 }
 
 fn main() -> ExitCode {
@@ -142,6 +145,7 @@ fn main() -> ExitCode {
     match result {
         Ok(Outcome::AllValid) => ExitCode::SUCCESS,
         Ok(Outcome::SomeInvalid) => ExitCode::from(1),
+        Ok(Outcome::SyntaxError) => ExitCode::from(3),
         // A closed pipe (`iri parse ... | head`) is not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {

@@ -235,6 +235,48 @@ pub(crate) fn write_results(
     Ok(count)
 }
 
+/// The rule id of a syntax error in a document read by `check --from`: not
+/// a catalogue code (the IRIs were not reached), so no rule of the driver.
+pub(crate) const DOCUMENT_SYNTAX_ERROR: &str = "DOCUMENT_SYNTAX_ERROR";
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DocumentErrorResult<'a> {
+    rule_id: &'a str,
+    level: &'static str,
+    message: Text<'a>,
+    locations: [Location<'a>; 1],
+}
+
+/// Writes a document's syntax error at `place`, after the `written`
+/// results so far.
+pub(crate) fn write_document_error(
+    out: &mut impl Write,
+    place: &Place<'_>,
+    message: &str,
+    written: usize,
+) -> io::Result<()> {
+    if written > 0 {
+        out.write_all(b",")?;
+    }
+    let result = DocumentErrorResult {
+        rule_id: DOCUMENT_SYNTAX_ERROR,
+        level: "error",
+        message: Text { text: message },
+        locations: [Location {
+            physical_location: PhysicalLocation {
+                artifact_location: ArtifactLocation { uri: place.uri },
+                region: Region {
+                    start_line: place.line,
+                    start_column: place.column,
+                    end_column: place.column + 1,
+                },
+            },
+        }],
+    };
+    crate::output::write_serialized(out, &result)
+}
+
 /// Ends the log.
 pub(crate) fn write_tail(out: &mut impl Write) -> io::Result<()> {
     out.write_all(b"]}]}\n")

@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 
 use anstyle::AnsiColor;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use iribis::{check, escape_line, CheckOptions, IriRef, Report};
+use iribis::check::{CheckOptions, Report};
+use iribis::render::escape_line;
+use iribis::{check, IriRef};
 use serde::Serialize;
 
 use super::{sarif, write_findings, write_json_line, Format, Summary};
@@ -381,7 +383,7 @@ impl DocWriter {
                 writeln!(
                     self.out,
                     "{}:{}:{}: {shown}: {verdict}",
-                    iribis::escape_invisible(source.name),
+                    iribis::render::escape_invisible(source.name),
                     found.line,
                     found.column
                 )?;
@@ -442,11 +444,11 @@ impl DocWriter {
                 writeln!(
                     self.out,
                     "{}:{}:{}: {label} in the {} document: {}\n",
-                    iribis::escape_invisible(source.name),
+                    iribis::render::escape_invisible(source.name),
                     found.line,
                     found.column,
                     self.doc_format.name(),
-                    iribis::escape_invisible(message)
+                    iribis::render::escape_invisible(message)
                 )
             }
         }

@@ -14,6 +14,7 @@
 //! assert!(!edited.accepts("IRI", "http://r%C3%A9sum%C3%A9.example.org"));
 //! ```
 
+mod automaton;
 mod check;
 mod diff;
 mod from_abnf;

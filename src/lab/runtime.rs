@@ -82,6 +82,9 @@ pub struct PestGrammar {
     origin: String,
     /// See [`PestGrammar::char_bounds`].
     bounds: Option<Vec<u32>>,
+    /// pest_meta's optimized expression of each rule of the text (what
+    /// pest_vm runs), for the lab's automata and test strings.
+    exprs: HashMap<String, OptimizedExpr>,
 }
 
 impl fmt::Debug for PestGrammar {
@@ -213,6 +216,10 @@ impl PestGrammar {
         origin: &str,
     ) -> Result<PestGrammar, GrammarError> {
         let rules: Vec<String> = optimized.iter().map(|r| r.name.clone()).collect();
+        let exprs = optimized
+            .iter()
+            .map(|r| (r.name.clone(), r.expr.clone()))
+            .collect();
         if let Some(r) = rules.iter().find(|r| r.starts_with(WHOLE)) {
             return Err(GrammarError {
                 message: format!(
@@ -242,7 +249,13 @@ impl PestGrammar {
             source: text.to_string(),
             origin: origin.to_string(),
             bounds,
+            exprs,
         })
+    }
+
+    /// pest_meta's optimized expression of each rule, by name.
+    pub(crate) fn exprs(&self) -> &HashMap<String, OptimizedExpr> {
+        &self.exprs
     }
 
     /// The code points where some expression of the grammar starts or stops

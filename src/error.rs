@@ -216,6 +216,23 @@ impl ParseError {
         }
     }
 
+    /// An error whose details were found by another grammar (see
+    /// [`crate::diagnose::explain_at`]).
+    #[cfg(feature = "lab")]
+    pub(crate) fn explained(
+        input: &str,
+        profile: Profile,
+        rule: GrammarRule,
+        details: Details,
+    ) -> ParseError {
+        ParseError {
+            input: input.to_owned(),
+            rule,
+            profile,
+            details: OnceLock::from(Box::new(details)),
+        }
+    }
+
     pub(crate) fn no_such_rule(input: &str, profile: Profile, rule: GrammarRule) -> ParseError {
         ParseError {
             input: input.to_owned(),

@@ -474,8 +474,13 @@ fn judge(
     }
     let n = tested.len();
     let matched = tested.iter().filter(|t| t.abnf).count();
-    let accepted: Vec<&TestString> = tested.iter().filter(|t| t.pest && !t.abnf).collect();
-    let rejected: Vec<&TestString> = tested.iter().filter(|t| !t.pest && t.abnf).collect();
+    // Shortest first: the simplest counterexamples are shown.
+    fn shortest(mut v: Vec<&TestString>) -> Vec<&TestString> {
+        v.sort_by_key(|t| (t.text.chars().count(), t.text.clone()));
+        v
+    }
+    let accepted = shortest(tested.iter().filter(|t| t.pest && !t.abnf).collect());
+    let rejected = shortest(tested.iter().filter(|t| !t.pest && t.abnf).collect());
     let origin = format!("{from_abnf} from the ABNF, {from_pest} from the pest rule");
     if !accepted.is_empty() || !rejected.is_empty() {
         row.status = Status::Differs;

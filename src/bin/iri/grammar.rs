@@ -444,16 +444,79 @@ fn diff_json(report: &DiffReport, base: Side<'_>, new: Side<'_>, examples: usize
     })
 }
 
+/// The components of a runtime grammar's tree, by the spec's rule names
+/// (the first node of each in pre-order; the IRI and URI spellings alike),
+/// and the host's type: what `iri parse` shows for the built-in grammar.
+fn components<'t>(tree: &lab::RuntimeTree, input: &'t str) -> Vec<(&'static str, &'t str)> {
+    let of = |names: &[&str]| {
+        tree.nodes
+            .iter()
+            .find(|n| names.contains(&n.rule.as_str()))
+            .map(|n| &input[n.start..n.end])
+    };
+    let mut out = Vec::new();
+    let paths = [
+        "ipath_abempty",
+        "ipath_absolute",
+        "ipath_noscheme",
+        "ipath_rootless",
+        "ipath_empty",
+        "path_abempty",
+        "path_absolute",
+        "path_noscheme",
+        "path_rootless",
+        "path_empty",
+    ];
+    let fields: [(&str, &[&str]); 8] = [
+        ("scheme", &["scheme"]),
+        ("authority", &["iauthority", "authority"]),
+        ("userinfo", &["iuserinfo", "userinfo"]),
+        ("host", &["ihost", "host"]),
+        ("port", &["port"]),
+        ("path", &paths),
+        ("query", &["iquery", "query"]),
+        ("fragment", &["ifragment", "fragment"]),
+    ];
+    for (key, names) in fields {
+        if let Some(text) = of(names) {
+            out.push((key, text));
+            if key == "host" {
+                let kind = [
+                    ("IPv6address", "IPv6address"),
+                    ("IPvFuture", "IPvFuture"),
+                    ("IPv4address", "IPv4address"),
+                    ("ireg_name", "reg-name"),
+                    ("reg_name", "reg-name"),
+                ]
+                .into_iter()
+                .find(|(r, _)| {
+                    tree.nodes.iter().any(|n| {
+                        n.rule == *r && &input[n.start..n.end] == text.trim_matches(['[', ']'])
+                    })
+                });
+                if let Some((_, k)) = kind {
+                    out.push(("host_type", k));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `iri parse --grammar FILE.pest`: whether each input matches `rule` of the
-/// grammar, and where it fails (a runtime grammar has no components).
+/// grammar, its components (by the spec's rule names, when the grammar has
+/// them), and where and why it fails: explained as the built-in grammar
+/// explains its own failures when the start rule is one of the spec's.
 pub(crate) fn parse_with(
     path: &Path,
     rule: &str,
+    profile: Profile,
     lines: impl Iterator<Item = io::Result<Line>>,
     as_json: bool,
 ) -> io::Result<Outcome> {
     let g = load(path)?;
     let rule = resolve(&g, rule, &path.display().to_string())?;
+    let shown = lab::spelling(rule);
     let spec = path.display().to_string();
     let shape = Shape {
         head: Vec::new(),
@@ -471,21 +534,61 @@ pub(crate) fn parse_with(
             }
         }
         let mut answer = match result {
-            Ok(_) => Answer::ok(
-                Map::new(),
-                format!("{}\n  valid ({rule})\n", escape_invisible(text)),
-            ),
+            Ok(tree) => {
+                let parts = components(&tree, text);
+                let mut fields = Map::new();
+                // A reference-level rule has every key, null when absent.
+                if parts.iter().any(|(k, _)| *k == "path") {
+                    for k in [
+                        "scheme",
+                        "authority",
+                        "userinfo",
+                        "host",
+                        "host_type",
+                        "port",
+                        "path",
+                        "query",
+                        "fragment",
+                    ] {
+                        fields.insert(k.into(), Value::Null);
+                    }
+                }
+                let mut human = format!("{}\n  valid ({shown})\n", escape_invisible(text));
+                let kind = parts.iter().find(|(k, _)| *k == "host_type").map(|p| p.1);
+                for (k, v) in &parts {
+                    fields.insert((*k).into(), (*v).into());
+                    match (*k, kind) {
+                        ("host_type", _) => {}
+                        ("host", Some(kind)) => {
+                            human.push_str(&format!("  {k:<10} {} ({kind})\n", escape_invisible(v)))
+                        }
+                        (_, _) if v.is_empty() => human.push_str(&format!("  {k:<10} (empty)\n")),
+                        _ => human.push_str(&format!("  {k:<10} {}\n", escape_invisible(v))),
+                    }
+                }
+                Answer::ok(fields, human)
+            }
             Err(f) if f.limit.is_some() => {
                 Answer::failed(Failure::at(text, f.byte, f.to_string(), "input", &spec))
             }
             Err(f) => {
-                let message = format!("no match for {rule}");
+                let expected: Vec<String> = f
+                    .expected
+                    .iter()
+                    .map(|r| lab::spelling(r).to_string())
+                    .collect();
+                let (message, component) = match f.explain(text, rule, profile) {
+                    Some(e) => (e.message(), e.component().name()),
+                    None => (format!("no match for {shown}"), "input"),
+                };
                 let failure =
-                    Failure::at(text, f.byte, message, "input", &spec).expected(f.expected.clone());
+                    Failure::at(text, f.byte, message, component, &spec).expected(expected.clone());
+                let mut pest_words = f.clone();
+                pest_words.expected = expected;
                 let human = format!(
                     "{}\n  = {}\n",
                     failure.report(),
-                    escape_invisible(&f.to_string())
+                    escape_invisible(&pest_words.to_string())
                 );
                 // The report, and pest's own words.
                 let mut answer = Answer::failed(failure);
@@ -495,7 +598,7 @@ pub(crate) fn parse_with(
             }
         };
         let mut fields = Map::new();
-        fields.insert("rule".into(), rule.into());
+        fields.insert("rule".into(), shown.into());
         fields.extend(std::mem::take(&mut answer.fields));
         answer.fields = fields;
         answer
@@ -507,30 +610,63 @@ pub(crate) fn parse_with(
 }
 
 /// `iri tree --grammar FILE.pest`: the derivation by a runtime grammar.
-pub(crate) fn tree_with(path: &Path, rule: &str, input: &str) -> io::Result<Outcome> {
+pub(crate) fn tree_with(
+    path: &Path,
+    rule: &str,
+    profile: Profile,
+    input: &str,
+    as_json: bool,
+) -> io::Result<Outcome> {
     let g = load(path)?;
     let rule = resolve(&g, rule, &path.display().to_string())?;
+    let shown = lab::spelling(rule);
+    let spec = path.display().to_string();
     let mut out = io::stdout().lock();
     match g.tree(rule, input) {
+        Ok(t) if as_json => {
+            let nodes: Vec<crate::tree::JsonNode> = t
+                .nodes
+                .iter()
+                .map(|n| crate::tree::JsonNode {
+                    rule: lab::spelling(&n.rule),
+                    start: n.start,
+                    end: n.end,
+                    depth: n.depth,
+                    text: &input[n.start..n.end],
+                })
+                .collect();
+            crate::tree::write_json(&mut out, input, shown, Some(&nodes), None)?;
+            Ok(Outcome::AllValid)
+        }
         Ok(t) => {
             write!(out, "{}", escape_lines(&t.render(input)))?;
             Ok(Outcome::AllValid)
         }
         Err(f) if f.limit.is_some() => Err(usage(format!("{}: {f}", path.display()))),
         Err(f) => {
-            let failure = Failure::at(
-                input,
-                f.byte,
-                format!("no match for {rule}"),
-                "input",
-                &path.display().to_string(),
-            );
-            writeln!(
-                out,
-                "{}\n  = {}",
-                failure.report(),
-                escape_invisible(&f.to_string())
-            )?;
+            let expected: Vec<String> = f
+                .expected
+                .iter()
+                .map(|r| lab::spelling(r).to_string())
+                .collect();
+            let (message, component) = match f.explain(input, rule, profile) {
+                Some(e) => (e.message(), e.component().name()),
+                None => (format!("no match for {shown}"), "input"),
+            };
+            let failure =
+                Failure::at(input, f.byte, message, component, &spec).expected(expected.clone());
+            if as_json {
+                crate::tree::write_json(&mut out, input, shown, None, Some(failure.json()))?;
+            } else {
+                let mut pest_words = f.clone();
+                pest_words.expected = expected;
+                writeln!(
+                    out,
+                    "{}\n  = {}",
+                    failure.report(),
+                    escape_invisible(&pest_words.to_string())
+                )?;
+            }
             Ok(Outcome::SomeInvalid)
         }
     }

@@ -333,7 +333,6 @@ impl Grammar {
 
     /// Adds a rule built by the lab (not read from ABNF text), replacing one
     /// of the same name.
-    #[cfg(feature = "lab")]
     pub(crate) fn insert(&mut self, rule: Rule) {
         let key = rule.name.to_ascii_lowercase();
         match self.index.get(&key) {

@@ -200,10 +200,14 @@ impl fmt::Display for CheckReport {
                 .count();
             let users = match users {
                 0 => String::new(),
-                1 => ", and 1 rule differs through it".to_string(),
-                n => format!(", and {n} rules differ through it"),
+                1 => "; 1 rule that refers to it differs too".to_string(),
+                n => format!("; {n} rules that refer to it differ too"),
             };
-            writeln!(f, "root cause: {}{users}", root.rule)?;
+            writeln!(
+                f,
+                "root cause: {} differs while every rule it refers to agrees{users}",
+                root.rule
+            )?;
         }
         if !self.scan.is_empty() {
             writeln!(f, "single-character rules: {}", self.scan)?;
@@ -642,7 +646,11 @@ fn rank(rows: &mut [CheckRow], pest: &PestGrammar, abnf: &Grammar) {
         // In ABNF order.
         roots.sort_by_key(|r| abnf.rules().position(|x| &x.name == r));
         if !roots.is_empty() {
-            row.detail = format!("follows from {}: {}", roots.join(", "), row.detail);
+            row.detail = format!(
+                "refers to {}, which differs: {}",
+                roots.join(", "),
+                row.detail
+            );
         }
         row.follows = roots;
     }

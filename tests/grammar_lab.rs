@@ -593,7 +593,10 @@ fn runtime_grammars_and_the_loop() {
     // none; "x" is rejected by both.
     assert!(out.contains("2 inputs, 1 differ"), "{out}");
     assert!(out.contains("tree-changed (1)"), "{out}");
-    assert!(out.ends_with("== FAILED; watching 3 files (Ctrl-C to stop)\n"), "{out}");
+    assert!(
+        out.ends_with("== FAILED; watching 3 files (Ctrl-C to stop)\n"),
+        "{out}"
+    );
     assert_eq!(o.status.code(), Some(1), "{out}");
     // Zero rules compared is a failure.
     let other = dir.join("other.abnf");

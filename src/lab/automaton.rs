@@ -35,7 +35,7 @@ type Set<K> = HashSet<K, Quick>;
 use crate::abnf::{Grammar, Node};
 
 /// The most NFA states a rule may take (repetition counts unroll).
-const MAX_STATES: usize = 200_000;
+const MAX_STATES: usize = 20_000;
 
 /// The most product states a search explores before it gives up (then
 /// nothing is decided and the check falls back to test strings).

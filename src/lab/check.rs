@@ -5,9 +5,7 @@ use std::fmt;
 use std::collections::BTreeSet;
 
 use super::automaton;
-use super::language::{
-    abnf_accepts, char_set, contains, samples, short_enough, undefined, CharSet,
-};
+use super::language::{abnf_accepts, char_set, contains, samples, undefined, CharSet};
 use super::{limits, GrammarError, PestGrammar};
 use crate::abnf::{Grammar, Node, Rule};
 use crate::Profile;
@@ -463,9 +461,6 @@ fn judge(
     }
     let mut tested = Vec::with_capacity(strings.len());
     for s in strings {
-        if !short_enough(&s) {
-            continue;
-        }
         let want = abnf_accepts(abnf, name, &s).unwrap_or(false);
         let got = pest.verdict(pest_rule, &s).map_err(|f| GrammarError {
             message: format!("rule {pest_rule} on the test string {s:?}: {f}"),
@@ -513,15 +508,20 @@ fn judge(
             parts.join("; "),
             accepted.len() + rejected.len()
         );
-    } else if n == 0 {
-        row.status = Status::Unchecked;
-        row.detail = format!(
-            "no test string could be derived (none of at most {} characters) and nothing was proven: not checked",
-            super::language::MAX_SAMPLE_CHARS
-        );
     } else if equal && unproven.is_empty() {
         row.status = Status::Proven;
         row.detail = format!("proven: the automata match the same strings; {n} test strings agree");
+    } else if n == 0 {
+        row.status = Status::Unchecked;
+        row.detail = format!(
+            "no test string could be derived (none of at most {} characters) and nothing was proven ({}): not checked",
+            super::language::MAX_SAMPLE_CHARS,
+            if unproven.is_empty() {
+                "the automata differ".to_string()
+            } else {
+                unproven.join("; ")
+            }
+        );
     } else {
         row.status = Status::Tested;
         row.detail = format!(

@@ -300,7 +300,7 @@ fn repeat(s: &str, n: usize) -> Option<String> {
 }
 
 /// Whether `s` is short enough to keep.
-pub(crate) fn short_enough(s: &str) -> bool {
+fn short_enough(s: &str) -> bool {
     s.len() <= MAX_SAMPLE_CHARS || s.chars().count() <= MAX_SAMPLE_CHARS
 }
 

@@ -261,9 +261,11 @@ impl PestGrammar {
     /// ```
     pub fn parse(text: &str, origin: &str) -> Result<PestGrammar, GrammarError> {
         limits::scan_pest(text, origin).map_err(|message| GrammarError { message })?;
-        let loaded = limits::on_big_stack(|| load(text, origin))
-            .map_err(|message| GrammarError { message })??;
-        PestGrammar::wrap(loaded, text, origin)
+        // Wrapping copies the expressions, by recursion too.
+        limits::on_big_stack(|| {
+            load(text, origin).and_then(|loaded| PestGrammar::wrap(loaded, text, origin))
+        })
+        .map_err(|message| GrammarError { message })?
     }
 
     /// Adds the whole-input wrappers to the rules pest_meta returned.

@@ -331,6 +331,19 @@ impl Grammar {
         Ok(g)
     }
 
+    /// Adds a rule built by the lab (not read from ABNF text), replacing one
+    /// of the same name.
+    pub(crate) fn insert(&mut self, rule: Rule) {
+        let key = rule.name.to_ascii_lowercase();
+        match self.index.get(&key) {
+            Some(&i) => self.rules[i] = rule,
+            None => {
+                self.index.insert(key, self.rules.len());
+                self.rules.push(rule);
+            }
+        }
+    }
+
     /// The rule of this name, compared without regard to case.
     pub fn get(&self, name: &str) -> Option<&Rule> {
         self.index

@@ -127,6 +127,27 @@ fn expectation(
     (rules, literals)
 }
 
+/// The details of a failure that another grammar found (a grammar of the
+/// lab, loaded at run time): its position and the rules it expected there,
+/// explained as the built-in grammar explains its own failures (the
+/// component from the delimiters before the position, the kind of error
+/// from the character there).
+#[cfg(feature = "lab")]
+pub(crate) fn explain_at(
+    input: &str,
+    rule: GrammarRule,
+    profile: Profile,
+    byte: usize,
+    expected: Vec<GrammarRule>,
+) -> Details {
+    let mut byte = byte.min(input.len());
+    while !input.is_char_boundary(byte) {
+        byte -= 1;
+    }
+    let expected = expected.into_iter().map(|r| r.0).collect();
+    finish(input, rule, profile, byte, expected, Vec::new(), false)
+}
+
 /// pest alone: for a rule without a DFA, or an input the DFA accepts.
 fn from_pest(input: &str, rule: GrammarRule, profile: Profile) -> Details {
     match syntax::attempts(profile, rule, input) {

@@ -150,6 +150,28 @@ impl ParseError {
         }
     }
 
+    /// An error found by another grammar (a grammar of the lab, loaded at
+    /// run time) at byte `byte`, where it expected `expected`: explained
+    /// as the built-in grammar explains its own failures (the component
+    /// from the delimiters before the position, the kind of error from the
+    /// character there).
+    #[cfg(feature = "lab")]
+    pub(crate) fn explained_at(
+        input: &str,
+        profile: Profile,
+        rule: GrammarRule,
+        byte: usize,
+        expected: Vec<GrammarRule>,
+    ) -> ParseError {
+        let details = diagnose::explain_at(input, rule, profile, byte, expected);
+        ParseError {
+            input: input.to_owned(),
+            rule,
+            profile,
+            details: OnceLock::from(Box::new(details)),
+        }
+    }
+
     pub(crate) fn no_such_rule(input: &str, profile: Profile, rule: GrammarRule) -> ParseError {
         ParseError {
             input: input.to_owned(),

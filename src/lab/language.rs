@@ -252,10 +252,10 @@ impl Matcher<'_> {
 /// A hasher for the matcher's integer keys: SipHash, the default, is built
 /// against attacker-chosen keys, which addresses and positions are not, and
 /// it dominated the time of `iri grammar check` in debug builds.
-type Quick = std::hash::BuildHasherDefault<QuickHasher>;
+pub(crate) type Quick = std::hash::BuildHasherDefault<QuickHasher>;
 
 #[derive(Default)]
-struct QuickHasher(u64);
+pub(crate) struct QuickHasher(u64);
 
 impl std::hash::Hasher for QuickHasher {
     fn finish(&self) -> u64 {

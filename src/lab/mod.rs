@@ -14,18 +14,19 @@
 //! assert!(!edited.accepts("IRI", "http://r%C3%A9sum%C3%A9.example.org"));
 //! ```
 
-mod check;
+mod automaton;
+mod fidelity;
 mod diff;
 mod from_abnf;
 mod language;
 mod limits;
 mod runtime;
 
-pub use check::{check, check_abnf, CheckReport, CheckRow, Scan, Status};
+pub use fidelity::{check, check_abnf, CheckReport, CheckRow, Scan, Status, TestString};
 pub use diff::{diff, DiffKind, DiffReport, Difference, Side};
 pub use from_abnf::{from_abnf, FromAbnfError};
 pub use limits::{MAX_EXPRESSIONS, MAX_NESTING, MAX_REPETITION};
-pub use runtime::{GrammarError, PestGrammar, RuntimeFailure, RuntimeNode, RuntimeTree};
+pub use runtime::{spelling, GrammarError, PestGrammar, RuntimeFailure, RuntimeNode, RuntimeTree};
 
 /// The default corpus of `iri grammar diff`: every spec example, every
 /// table-test input and a few inputs for common experiments (RFC 6874 zone

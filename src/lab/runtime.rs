@@ -82,6 +82,9 @@ pub struct PestGrammar {
     origin: String,
     /// See [`PestGrammar::char_bounds`].
     bounds: Option<Vec<u32>>,
+    /// pest_meta's optimized expression of each rule of the text (what
+    /// pest_vm runs), for the lab's automata and test strings.
+    exprs: HashMap<String, OptimizedExpr>,
 }
 
 impl fmt::Debug for PestGrammar {
@@ -147,9 +150,28 @@ pub struct RuntimeFailure {
     pub limit: Option<String>,
 }
 
+/// How reports spell a rule of a runtime grammar: a rule with the pest
+/// name of one of the spec's rules by its ABNF name (`IP_literal` is
+/// `IP-literal`, as the built-in grammar's trees and errors write it), any
+/// other rule as the grammar names it.
+///
+/// ```
+/// use iribis::lab::spelling;
+///
+/// assert_eq!(spelling("IP_literal"), "IP-literal");
+/// assert_eq!(spelling("ZoneID"), "ZoneID");
+/// assert_eq!(spelling("ip_literal"), "ip_literal");
+/// ```
+pub fn spelling(rule: &str) -> &str {
+    match crate::rule::GrammarRule::from_name(rule) {
+        Some(r) if r.pest_name() == rule => r.abnf_name(),
+        _ => rule,
+    }
+}
+
 impl RuntimeTree {
-    /// One line per node, indented by depth: rule, byte span, matched text
-    /// (the format of `iri tree`).
+    /// One line per node, indented by depth: rule (see [`spelling`]), byte
+    /// span, matched text (the format of `iri tree`).
     pub fn render(&self, input: &str) -> String {
         let mut out = String::new();
         for n in &self.nodes {
@@ -157,9 +179,53 @@ impl RuntimeTree {
             // Spaces written out: a width taken from the input (the depth)
             // could pass what `format!` allows.
             out.extend(std::iter::repeat_n(' ', n.depth * 2));
-            out.push_str(&format!("{} {}..{} {:?}\n", n.rule, n.start, n.end, text));
+            out.push_str(&format!(
+                "{} {}..{} {:?}\n",
+                spelling(&n.rule),
+                n.start,
+                n.end,
+                text
+            ));
         }
         out
+    }
+}
+
+impl RuntimeFailure {
+    /// The failure explained as the built-in grammar of `profile` explains
+    /// its own (the same message, component and kind), when `rule` is one
+    /// of the spec's rules by name (ABNF or pest spelling): the position
+    /// and expected rules stay this grammar's. `None` for a rule the spec
+    /// does not have, or when pest gave up.
+    ///
+    /// ```
+    /// use iribis::{lab::PestGrammar, Component, Profile};
+    ///
+    /// let g = PestGrammar::builtin(Profile::Rfc3987bis);
+    /// let input = "http://[::1%25eth0]/";
+    /// let f = g.tree("IRI_reference", input).unwrap_err();
+    /// let e = f.explain(input, "IRI_reference", Profile::Rfc3987bis).unwrap();
+    /// assert_eq!(e.component(), Component::Host);
+    /// assert!(e.message().starts_with("'%' is not allowed in an IP literal"));
+    /// ```
+    pub fn explain(
+        &self,
+        input: &str,
+        rule: &str,
+        profile: Profile,
+    ) -> Option<crate::error::ParseError> {
+        if self.limit.is_some() {
+            return None;
+        }
+        let rule = crate::rule::GrammarRule::from_name(rule)?.for_profile(profile);
+        let expected = self
+            .expected
+            .iter()
+            .filter_map(|r| crate::rule::GrammarRule::from_name(r))
+            .collect();
+        Some(crate::error::ParseError::explained_at(
+            input, profile, rule, self.byte, expected,
+        ))
     }
 }
 
@@ -201,9 +267,11 @@ impl PestGrammar {
     /// ```
     pub fn parse(text: &str, origin: &str) -> Result<PestGrammar, GrammarError> {
         limits::scan_pest(text, origin).map_err(|message| GrammarError { message })?;
-        let loaded = limits::on_big_stack(|| load(text, origin))
-            .map_err(|message| GrammarError { message })??;
-        PestGrammar::wrap(loaded, text, origin)
+        // Wrapping copies the expressions, by recursion too.
+        limits::on_big_stack(|| {
+            load(text, origin).and_then(|loaded| PestGrammar::wrap(loaded, text, origin))
+        })
+        .map_err(|message| GrammarError { message })?
     }
 
     /// Adds the whole-input wrappers to the rules pest_meta returned.
@@ -213,6 +281,10 @@ impl PestGrammar {
         origin: &str,
     ) -> Result<PestGrammar, GrammarError> {
         let rules: Vec<String> = optimized.iter().map(|r| r.name.clone()).collect();
+        let exprs = optimized
+            .iter()
+            .map(|r| (r.name.clone(), r.expr.clone()))
+            .collect();
         if let Some(r) = rules.iter().find(|r| r.starts_with(WHOLE)) {
             return Err(GrammarError {
                 message: format!(
@@ -242,7 +314,13 @@ impl PestGrammar {
             source: text.to_string(),
             origin: origin.to_string(),
             bounds,
+            exprs,
         })
+    }
+
+    /// pest_meta's optimized expression of each rule, by name.
+    pub(crate) fn exprs(&self) -> &HashMap<String, OptimizedExpr> {
+        &self.exprs
     }
 
     /// The code points where some expression of the grammar starts or stops
@@ -311,13 +389,35 @@ impl PestGrammar {
         out
     }
 
+    /// The rules of the grammar closest to `name` (by edit distance, case,
+    /// `-` and `_` aside), best first, at most three: for "did you mean".
+    ///
+    /// ```
+    /// let g = iribis::lab::PestGrammar::builtin(iribis::Profile::Rfc3987bis);
+    /// assert_eq!(g.suggest("ip-litral"), ["IP_literal"]);
+    /// ```
+    pub fn suggest(&self, name: &str) -> Vec<&str> {
+        let key = |s: &str| s.to_ascii_lowercase().replace('-', "_");
+        let want = key(name);
+        let limit = (want.chars().count() / 3).max(2);
+        let mut close: Vec<(usize, &str)> = self
+            .rule_names()
+            .map(|r| (distance(&key(r), &want), r))
+            .filter(|&(d, _)| d <= limit)
+            .collect();
+        close.sort();
+        close.into_iter().take(3).map(|(_, r)| r).collect()
+    }
+
     /// The rules of the grammar, in order, by pest name.
     pub fn rule_names(&self) -> impl Iterator<Item = &str> {
         self.rules.iter().map(String::as_str)
     }
 
     /// Finds a rule by pest name (`ireg_name`) or ABNF name (`ireg-name`),
-    /// exactly first, then regardless of case (RFC 5234 §2.1).
+    /// exactly first, then regardless of case (ABNF rule names are
+    /// case-insensitive, RFC 5234 §2.1; pest's are not, so an exact match
+    /// wins when two rules differ only in case).
     ///
     /// ```
     /// let g = iribis::lab::PestGrammar::builtin(iribis::Profile::Rfc3987bis);
@@ -433,6 +533,26 @@ impl PestGrammar {
             Err(e) => Err(failure(&e, input)),
         }
     }
+}
+
+/// The Levenshtein distance of two strings, in characters (both short: rule
+/// names; a name longer than 256 characters is not compared).
+pub(crate) fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len() > 256 || b.len() > 256 {
+        return usize::MAX;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
 }
 
 /// pest_meta's rules of a grammar, and its [`PestGrammar::char_bounds`].

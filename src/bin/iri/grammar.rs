@@ -23,27 +23,16 @@ pub(crate) enum Command {
         #[arg(long, default_value = "rfc3987bis")]
         profile: Profile,
     },
-    /// Check a pest grammar against the spec's ABNF: every rule present,
-    /// single-character rules equal on every code point, other rules equal on
-    /// strings derived from the ABNF. Exit 1 when a rule differs or is
-    /// missing.
-    Check {
-        /// The profile whose ABNF (and, without --grammar, pest grammar) to
-        /// check.
-        #[arg(long, default_value = "rfc3987bis")]
-        profile: Profile,
-        /// Check this pest grammar instead of the built-in one.
-        #[arg(long, value_name = "FILE.pest")]
-        grammar: Option<PathBuf>,
-        /// Check against these ABNF files (in order, a later rule replacing
-        /// an earlier one) instead of the profile's.
-        #[arg(long, value_name = "FILE.abnf", num_args = 1..)]
-        abnf: Vec<PathBuf>,
-        /// Run pest_vm on every one of the 1,112,064 code points instead of
-        /// once per class of code points the grammar cannot tell apart.
-        #[arg(long)]
-        exhaustive: bool,
-    },
+    /// Check a pest grammar against the spec's ABNF, both ways: every rule
+    /// present; single-character rules equal on every code point; other
+    /// rules compared as automata (proven equal where the PEG's ordering
+    /// provably cannot change the language) and run on test strings derived
+    /// from both the ABNF and the pest rule. Exit 1 when a rule differs, is
+    /// missing or could not be checked.
+    Check(CheckArgs),
+    /// Re-run check and diff whenever the grammar, an ABNF file or a corpus
+    /// file changes (polling their modification times). Stop with Ctrl-C.
+    Watch(WatchArgs),
     /// Run two grammars over the same inputs and report every input they
     /// treat differently. Exit 0 when there is none, 1 when there are some.
     Diff(DiffArgs),
@@ -54,6 +43,67 @@ pub(crate) enum Command {
         #[arg(required = true, value_name = "FILE.abnf")]
         files: Vec<PathBuf>,
     },
+}
+
+#[derive(clap::Args)]
+pub(crate) struct CheckArgs {
+    /// The profile whose ABNF (and, without --grammar, pest grammar) to
+    /// check.
+    #[arg(long, default_value = "rfc3987bis")]
+    profile: Profile,
+    /// Check this pest grammar instead of the built-in one.
+    #[arg(long, value_name = "FILE.pest")]
+    grammar: Option<PathBuf>,
+    #[command(flatten)]
+    abnf: AbnfArgs,
+    /// Run pest_vm on every one of the 1,112,064 code points instead of
+    /// once per class of code points the grammar cannot tell apart.
+    #[arg(long)]
+    exhaustive: bool,
+    /// After the table, every test string of every rule with pest's and
+    /// the ABNF's verdicts.
+    #[arg(long)]
+    show_strings: bool,
+}
+
+/// Which ABNF to check against.
+#[derive(clap::Args, Clone)]
+pub(crate) struct AbnfArgs {
+    /// Check against these ABNF files (in order, a later rule replacing
+    /// an earlier one) instead of the profile's built-in ABNF.
+    #[arg(long, value_name = "FILE.abnf", num_args = 1..)]
+    abnf: Vec<PathBuf>,
+    /// ABNF files loaded after the profile's built-in ABNF (or after
+    /// --abnf): their rules are added, or replace the rules of the same
+    /// name (rule names are case-insensitive, RFC 5234 §2.1).
+    #[arg(long, value_name = "FILE.abnf", num_args = 1..)]
+    extra_abnf: Vec<PathBuf>,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct WatchArgs {
+    /// The grammar to check and diff.
+    #[arg(value_name = "FILE.pest")]
+    grammar: PathBuf,
+    /// Corpus files for the diff (default: the built-in corpus).
+    #[arg(value_name = "CORPUS")]
+    corpus: Vec<PathBuf>,
+    /// The profile whose ABNF and built-in grammar to compare with.
+    #[arg(long, default_value = "rfc3987bis")]
+    profile: Profile,
+    #[command(flatten)]
+    abnf: AbnfArgs,
+    /// The start rule of the diff, by ABNF or pest name.
+    #[arg(long, default_value = "IRI-reference")]
+    rule: String,
+    /// How often to look at the files' modification times, in
+    /// milliseconds.
+    #[arg(long, default_value_t = 300, value_name = "MS")]
+    interval: u64,
+    /// Stop after this many runs (the first run counts); without it, run
+    /// until interrupted.
+    #[arg(long, value_name = "N")]
+    max_runs: Option<u64>,
 }
 
 #[derive(clap::Args)]
@@ -95,8 +145,9 @@ fn load(path: &Path) -> io::Result<PestGrammar> {
     PestGrammar::load(path).map_err(|e| usage(format!("the grammar has errors:\n{e}")))
 }
 
-/// The pest name of `rule` in `g`, or a usage error naming the grammar.
-fn resolve<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> io::Result<&'g str> {
+/// The pest name of `rule` in `g`, or a usage error naming the grammar and
+/// the closest rules it has.
+pub(crate) fn resolve<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> io::Result<&'g str> {
     // A URI grammar (rfc3986) has the URI counterparts of the IRI
     // reference-level rules.
     let uri = match rule.replace('_', "-").to_ascii_lowercase().as_str() {
@@ -107,9 +158,18 @@ fn resolve<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> io::Result<&'g str
         _ => rule,
     };
     g.resolve(rule).or_else(|| g.resolve(uri)).ok_or_else(|| {
-        usage(format!(
-            "{name} has no rule {rule:?}: name one of its rules with --rule"
-        ))
+        let close: Vec<String> = g
+            .suggest(rule)
+            .into_iter()
+            .map(|r| lab::spelling(r).to_string())
+            .collect();
+        let hint = if close.is_empty() {
+            "name one of its rules with --rule (names are case-insensitive; - and _ are the same)"
+                .to_string()
+        } else {
+            format!("did you mean {}?", close.join(", "))
+        };
+        usage(format!("{name} has no rule {rule:?}: {hint}"))
     })
 }
 
@@ -120,39 +180,10 @@ pub(crate) fn run(command: Command) -> io::Result<Outcome> {
             write!(out, "{}", PestGrammar::builtin_source(profile))?;
             Outcome::AllValid
         }
-        Command::Check {
-            profile,
-            grammar,
-            abnf,
-            exhaustive,
-        } => {
-            // The ABNF first: reading it is cheaper, and checks its limits.
-            let (abnf, printed) = if abnf.is_empty() {
-                let (a, p) = lab::check_abnf(profile).map_err(|e| usage(e.to_string()))?;
-                (a, Some(p))
-            } else {
-                (
-                    Grammar::load(&abnf).map_err(|e| usage(e.to_string()))?,
-                    None,
-                )
-            };
-            let pest = match &grammar {
-                Some(path) => load(path)?,
-                None => PestGrammar::builtin(profile),
-            };
-            let scan = if exhaustive {
-                Scan::Exhaustive
-            } else {
-                Scan::Classes
-            };
-            let report = lab::check(&abnf, &pest, printed.as_ref(), scan)
-                .map_err(|e| usage(format!("cannot check the grammar: {e}")))?;
-            write!(out, "{report}")?;
-            if report.passed() {
-                Outcome::AllValid
-            } else {
-                Outcome::SomeInvalid
-            }
+        Command::Check(args) => check(&args, &mut out)?,
+        Command::Watch(args) => {
+            drop(out);
+            return watch(&args);
         }
         Command::Diff(args) => diff(args, &mut out)?,
         Command::FromAbnf { files } => {
@@ -164,6 +195,143 @@ pub(crate) fn run(command: Command) -> io::Result<Outcome> {
     };
     out.flush()?;
     Ok(outcome)
+}
+
+/// The ABNF to check against, and the printed ABNF (before errata) when it
+/// is the profile's.
+fn abnf_of(profile: Profile, args: &AbnfArgs) -> io::Result<(Grammar, Option<Grammar>)> {
+    let (mut abnf, mut printed) = if args.abnf.is_empty() {
+        let (a, p) = lab::check_abnf(profile).map_err(|e| usage(e.to_string()))?;
+        (a, Some(p))
+    } else {
+        (
+            Grammar::load(&args.abnf).map_err(|e| usage(e.to_string()))?,
+            None,
+        )
+    };
+    for path in &args.extra_abnf {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| usage(format!("{}: cannot read the file: {e}", path.display())))?;
+        let origin = path.display().to_string();
+        abnf.add(&text, &origin).map_err(|e| usage(e.to_string()))?;
+        if let Some(p) = &mut printed {
+            p.add(&text, &origin).map_err(|e| usage(e.to_string()))?;
+        }
+    }
+    Ok((abnf, printed))
+}
+
+fn check(args: &CheckArgs, out: &mut impl Write) -> io::Result<Outcome> {
+    // The ABNF first: reading it is cheaper, and checks its limits.
+    let (abnf, printed) = abnf_of(args.profile, &args.abnf)?;
+    let pest = match &args.grammar {
+        Some(path) => load(path)?,
+        None => PestGrammar::builtin(args.profile),
+    };
+    let scan = if args.exhaustive {
+        Scan::Exhaustive
+    } else {
+        Scan::Classes
+    };
+    let report = lab::check(&abnf, &pest, printed.as_ref(), scan).map_err(|e| {
+        let hint = if args.abnf.abnf.is_empty() {
+            ""
+        } else {
+            " (--abnf replaces the profile's ABNF; to add rules to it, use --extra-abnf)"
+        };
+        usage(format!("cannot check the grammar: {e}{hint}"))
+    })?;
+    write!(out, "{}", escape_lines(&report.to_string()))?;
+    if args.show_strings {
+        write!(out, "{}", escape_lines(&report.render_strings()))?;
+    }
+    Ok(if report.passed() {
+        Outcome::AllValid
+    } else {
+        Outcome::SomeInvalid
+    })
+}
+
+/// `iri grammar watch`: check and diff, then again at each change of the
+/// files, until interrupted (or `--max-runs`). An error (a grammar that
+/// does not load) is reported and waited out like a failing check.
+fn watch(args: &WatchArgs) -> io::Result<Outcome> {
+    let mut files = vec![args.grammar.clone()];
+    files.extend(args.abnf.abnf.iter().cloned());
+    files.extend(args.abnf.extra_abnf.iter().cloned());
+    files.extend(args.corpus.iter().filter(|f| f.as_os_str() != "-").cloned());
+    let stamps = |files: &[PathBuf]| -> Vec<Option<std::time::SystemTime>> {
+        files
+            .iter()
+            .map(|f| std::fs::metadata(f).and_then(|m| m.modified()).ok())
+            .collect()
+    };
+    let mut runs = 0u64;
+    let mut seen = stamps(&files);
+    loop {
+        runs += 1;
+        let mut out = BufWriter::new(io::stdout().lock());
+        writeln!(out, "== run {runs}: {}", args.grammar.display())?;
+        let check_args = CheckArgs {
+            profile: args.profile,
+            grammar: Some(args.grammar.clone()),
+            abnf: args.abnf.clone(),
+            exhaustive: false,
+            show_strings: false,
+        };
+        let result = check(&check_args, &mut out).and_then(|checked| {
+            writeln!(out)?;
+            let diffed = diff(
+                DiffArgs {
+                    grammar: args.grammar.clone(),
+                    corpus: args.corpus.clone(),
+                    base_grammar: None,
+                    profile: args.profile,
+                    rule: args.rule.clone(),
+                    trees: true,
+                    json: false,
+                    examples: 5,
+                },
+                &mut out,
+            )?;
+            Ok(match (checked, diffed) {
+                (Outcome::AllValid, Outcome::AllValid) => Outcome::AllValid,
+                _ => Outcome::SomeInvalid,
+            })
+        });
+        let last = match result {
+            Ok(o) => o,
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Err(e),
+            Err(e) => {
+                writeln!(out, "iri: {}", escape_invisible(&e.to_string()))?;
+                Outcome::SomeInvalid
+            }
+        };
+        writeln!(
+            out,
+            "== {}; watching {} file{} (Ctrl-C to stop)",
+            match last {
+                Outcome::AllValid => "passed",
+                Outcome::SomeInvalid | Outcome::SyntaxError => "FAILED",
+            },
+            files.len(),
+            if files.len() == 1 { "" } else { "s" }
+        )?;
+        out.flush()?;
+        drop(out);
+        if args.max_runs.is_some_and(|m| runs >= m) {
+            return Ok(last);
+        }
+        // Poll until something changes.
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(args.interval.max(10)));
+            let now = stamps(&files);
+            if now != seen {
+                seen = now;
+                break;
+            }
+        }
+    }
 }
 
 /// The lines of the corpus files (`-`: standard input), or the built-in
@@ -277,16 +445,79 @@ fn diff_json(report: &DiffReport, base: Side<'_>, new: Side<'_>, examples: usize
     })
 }
 
+/// The components of a runtime grammar's tree, by the spec's rule names
+/// (the first node of each in pre-order; the IRI and URI spellings alike),
+/// and the host's type: what `iri parse` shows for the built-in grammar.
+fn components<'t>(tree: &lab::RuntimeTree, input: &'t str) -> Vec<(&'static str, &'t str)> {
+    let of = |names: &[&str]| {
+        tree.nodes
+            .iter()
+            .find(|n| names.contains(&n.rule.as_str()))
+            .map(|n| &input[n.start..n.end])
+    };
+    let mut out = Vec::new();
+    let paths = [
+        "ipath_abempty",
+        "ipath_absolute",
+        "ipath_noscheme",
+        "ipath_rootless",
+        "ipath_empty",
+        "path_abempty",
+        "path_absolute",
+        "path_noscheme",
+        "path_rootless",
+        "path_empty",
+    ];
+    let fields: [(&str, &[&str]); 8] = [
+        ("scheme", &["scheme"]),
+        ("authority", &["iauthority", "authority"]),
+        ("userinfo", &["iuserinfo", "userinfo"]),
+        ("host", &["ihost", "host"]),
+        ("port", &["port"]),
+        ("path", &paths),
+        ("query", &["iquery", "query"]),
+        ("fragment", &["ifragment", "fragment"]),
+    ];
+    for (key, names) in fields {
+        if let Some(text) = of(names) {
+            out.push((key, text));
+            if key == "host" {
+                let kind = [
+                    ("IPv6address", "IPv6address"),
+                    ("IPvFuture", "IPvFuture"),
+                    ("IPv4address", "IPv4address"),
+                    ("ireg_name", "reg-name"),
+                    ("reg_name", "reg-name"),
+                ]
+                .into_iter()
+                .find(|(r, _)| {
+                    tree.nodes.iter().any(|n| {
+                        n.rule == *r && &input[n.start..n.end] == text.trim_matches(['[', ']'])
+                    })
+                });
+                if let Some((_, k)) = kind {
+                    out.push(("host_type", k));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// `iri parse --grammar FILE.pest`: whether each input matches `rule` of the
-/// grammar, and where it fails (a runtime grammar has no components).
+/// grammar, its components (by the spec's rule names, when the grammar has
+/// them), and where and why it fails: explained as the built-in grammar
+/// explains its own failures when the start rule is one of the spec's.
 pub(crate) fn parse_with(
     path: &Path,
     rule: &str,
+    profile: Profile,
     lines: impl Iterator<Item = io::Result<Line>>,
     as_json: bool,
 ) -> io::Result<Outcome> {
     let g = load(path)?;
     let rule = resolve(&g, rule, &path.display().to_string())?;
+    let shown = lab::spelling(rule);
     let spec = path.display().to_string();
     let shape = Shape {
         head: Vec::new(),
@@ -304,21 +535,61 @@ pub(crate) fn parse_with(
             }
         }
         let mut answer = match result {
-            Ok(_) => Answer::ok(
-                Map::new(),
-                format!("{}\n  valid ({rule})\n", escape_invisible(text)),
-            ),
+            Ok(tree) => {
+                let parts = components(&tree, text);
+                let mut fields = Map::new();
+                // A reference-level rule has every key, null when absent.
+                if parts.iter().any(|(k, _)| *k == "path") {
+                    for k in [
+                        "scheme",
+                        "authority",
+                        "userinfo",
+                        "host",
+                        "host_type",
+                        "port",
+                        "path",
+                        "query",
+                        "fragment",
+                    ] {
+                        fields.insert(k.into(), Value::Null);
+                    }
+                }
+                let mut human = format!("{}\n  valid ({shown})\n", escape_invisible(text));
+                let kind = parts.iter().find(|(k, _)| *k == "host_type").map(|p| p.1);
+                for (k, v) in &parts {
+                    fields.insert((*k).into(), (*v).into());
+                    match (*k, kind) {
+                        ("host_type", _) => {}
+                        ("host", Some(kind)) => {
+                            human.push_str(&format!("  {k:<10} {} ({kind})\n", escape_invisible(v)))
+                        }
+                        (_, _) if v.is_empty() => human.push_str(&format!("  {k:<10} (empty)\n")),
+                        _ => human.push_str(&format!("  {k:<10} {}\n", escape_invisible(v))),
+                    }
+                }
+                Answer::ok(fields, human)
+            }
             Err(f) if f.limit.is_some() => {
                 Answer::failed(Failure::at(text, f.byte, f.to_string(), "input", &spec))
             }
             Err(f) => {
-                let message = format!("no match for {rule}");
+                let expected: Vec<String> = f
+                    .expected
+                    .iter()
+                    .map(|r| lab::spelling(r).to_string())
+                    .collect();
+                let (message, component) = match f.explain(text, rule, profile) {
+                    Some(e) => (e.message(), e.component().name()),
+                    None => (format!("no match for {shown}"), "input"),
+                };
                 let failure =
-                    Failure::at(text, f.byte, message, "input", &spec).expected(f.expected.clone());
+                    Failure::at(text, f.byte, message, component, &spec).expected(expected.clone());
+                let mut pest_words = f.clone();
+                pest_words.expected = expected;
                 let human = format!(
                     "{}\n  = {}\n",
                     failure.report(),
-                    escape_invisible(&f.to_string())
+                    escape_invisible(&pest_words.to_string())
                 );
                 // The report, and pest's own words.
                 let mut answer = Answer::failed(failure);
@@ -328,7 +599,7 @@ pub(crate) fn parse_with(
             }
         };
         let mut fields = Map::new();
-        fields.insert("rule".into(), rule.into());
+        fields.insert("rule".into(), shown.into());
         fields.extend(std::mem::take(&mut answer.fields));
         answer.fields = fields;
         answer
@@ -340,30 +611,63 @@ pub(crate) fn parse_with(
 }
 
 /// `iri tree --grammar FILE.pest`: the derivation by a runtime grammar.
-pub(crate) fn tree_with(path: &Path, rule: &str, input: &str) -> io::Result<Outcome> {
+pub(crate) fn tree_with(
+    path: &Path,
+    rule: &str,
+    profile: Profile,
+    input: &str,
+    as_json: bool,
+) -> io::Result<Outcome> {
     let g = load(path)?;
     let rule = resolve(&g, rule, &path.display().to_string())?;
+    let shown = lab::spelling(rule);
+    let spec = path.display().to_string();
     let mut out = io::stdout().lock();
     match g.tree(rule, input) {
+        Ok(t) if as_json => {
+            let nodes: Vec<crate::tree::JsonNode> = t
+                .nodes
+                .iter()
+                .map(|n| crate::tree::JsonNode {
+                    rule: lab::spelling(&n.rule),
+                    start: n.start,
+                    end: n.end,
+                    depth: n.depth,
+                    text: &input[n.start..n.end],
+                })
+                .collect();
+            crate::tree::write_json(&mut out, input, shown, Some(&nodes), None)?;
+            Ok(Outcome::AllValid)
+        }
         Ok(t) => {
             write!(out, "{}", escape_lines(&t.render(input)))?;
             Ok(Outcome::AllValid)
         }
         Err(f) if f.limit.is_some() => Err(usage(format!("{}: {f}", path.display()))),
         Err(f) => {
-            let failure = Failure::at(
-                input,
-                f.byte,
-                format!("no match for {rule}"),
-                "input",
-                &path.display().to_string(),
-            );
-            writeln!(
-                out,
-                "{}\n  = {}",
-                failure.report(),
-                escape_invisible(&f.to_string())
-            )?;
+            let expected: Vec<String> = f
+                .expected
+                .iter()
+                .map(|r| lab::spelling(r).to_string())
+                .collect();
+            let (message, component) = match f.explain(input, rule, profile) {
+                Some(e) => (e.message(), e.component().name()),
+                None => (format!("no match for {shown}"), "input"),
+            };
+            let failure =
+                Failure::at(input, f.byte, message, component, &spec).expected(expected.clone());
+            if as_json {
+                crate::tree::write_json(&mut out, input, shown, None, Some(failure.json()))?;
+            } else {
+                let mut pest_words = f.clone();
+                pest_words.expected = expected;
+                writeln!(
+                    out,
+                    "{}\n  = {}",
+                    failure.report(),
+                    escape_invisible(&pest_words.to_string())
+                )?;
+            }
             Ok(Outcome::SomeInvalid)
         }
     }

@@ -22,8 +22,9 @@ pub(crate) struct Args {
     /// With --grammar, any rule of that grammar (pest or ABNF spelling).
     #[arg(long, default_value = "IRI-reference")]
     rule: String,
-    /// Run this pest grammar (loaded at run time) instead of the profile's.
-    #[arg(long, value_name = "FILE.pest", conflicts_with = "profile")]
+    /// Run this pest grammar (loaded at run time) instead of the profile's;
+    /// its failures are explained by the profile's rules.
+    #[arg(long, value_name = "FILE.pest")]
     grammar: Option<std::path::PathBuf>,
     /// One JSON object per input, one per line.
     #[arg(long)]
@@ -32,10 +33,21 @@ pub(crate) struct Args {
     preprocess: crate::inputs::Preprocess,
 }
 
-/// Parses a `--rule` value: an ABNF (or pest) rule name.
+/// Parses a `--rule` value: an ABNF (or pest) rule name, regardless of case
+/// (RFC 5234 §2.1); an unknown name gets the closest rules as suggestions.
 pub(crate) fn rule_arg(name: &str) -> Result<GrammarRule, String> {
     GrammarRule::from_name(name).ok_or_else(|| {
-        format!("no rule named {name:?} in the grammar (ABNF names such as IRI-reference, ihost, IPv6address)")
+        let builtin = iribis::lab::PestGrammar::builtin(Profile::Rfc3987bis);
+        let close: Vec<&str> = builtin
+            .suggest(name)
+            .into_iter()
+            .map(iribis::lab::spelling)
+            .collect();
+        if close.is_empty() {
+            format!("no rule named {name:?} in the grammar (ABNF names such as IRI-reference, ihost, IPv6address)")
+        } else {
+            format!("no rule named {name:?} in the grammar: did you mean {}?", close.join(", "))
+        }
     })
 }
 
@@ -53,7 +65,7 @@ pub(crate) fn check_rule(rule: GrammarRule, profile: Profile) -> io::Result<()> 
 pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     let lines = args.preprocess.apply(inputs(args.inputs));
     if let Some(path) = &args.grammar {
-        return crate::grammar::parse_with(path, &args.rule, lines, args.json);
+        return crate::grammar::parse_with(path, &args.rule, args.profile, lines, args.json);
     }
     let rule = rule_arg(&args.rule).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     check_rule(rule, args.profile)?;

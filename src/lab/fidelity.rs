@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+use std::collections::BTreeSet;
+
+use super::automaton;
 use super::language::{abnf_accepts, char_set, contains, samples, undefined, CharSet};
 use super::{limits, GrammarError, PestGrammar};
 use crate::abnf::{Grammar, Node, Rule};
@@ -11,8 +14,15 @@ use crate::profile::Profile;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Status {
-    /// The pest rule matches exactly the ABNF's strings (of those tried).
-    Ok,
+    /// Decided: the pest rule matches exactly the ABNF's strings. For a
+    /// single-character rule, every code point was run; for any other, the
+    /// two rules' automata were compared and the pest rule's ordered
+    /// choices, greedy repetitions and lookaheads shown not to change its
+    /// language (see the detail). The test strings were run too, and agree.
+    Proven,
+    /// Not decided, but pest and the ABNF agree on every test string (the
+    /// detail says how many, and why the rule was not proven).
+    Tested,
     /// The ABNF rule is an erratum's correction of the printed rule, and the
     /// pest rule follows the correction: a deliberate departure from the
     /// spec as printed.
@@ -20,35 +30,60 @@ pub enum Status {
     /// A known, deliberate departure: the pest grammar has no rule of this
     /// name (see the detail).
     Departure,
-    /// The pest rule and the ABNF disagree on some input.
+    /// The pest rule and the ABNF disagree on some input (the detail shows
+    /// one each way where there is one, and which differing rule it follows
+    /// from, if any).
     Differs,
     /// No pest rule has the ABNF rule's name.
     Missing,
     /// A pest rule with no ABNF rule of its name (not checked).
     Extra,
-    /// The ABNF rule is prose, which cannot be run.
+    /// Nothing could be run: prose in the ABNF, or no test string could be
+    /// derived. A failure: zero strings tested is not a pass.
     Unchecked,
 }
 
 impl Status {
-    /// The name in the table: `ok`, `erratum`, `departure`, `DIFFERS`,
-    /// `MISSING`, `extra`, `unchecked`.
+    /// The name in the table: `proven`, `tested`, `erratum`, `departure`,
+    /// `DIFFERS`, `MISSING`, `extra`, `UNCHECKED`.
     pub fn name(self) -> &'static str {
         match self {
-            Status::Ok => "ok",
+            Status::Proven => "proven",
+            Status::Tested => "tested",
             Status::Erratum => "erratum",
             Status::Departure => "departure",
             Status::Differs => "DIFFERS",
             Status::Missing => "MISSING",
             Status::Extra => "extra",
-            Status::Unchecked => "unchecked",
+            Status::Unchecked => "UNCHECKED",
         }
     }
 
-    /// Whether this status fails the check (`DIFFERS`, `MISSING`).
+    /// Whether this status fails the check (`DIFFERS`, `MISSING`,
+    /// `UNCHECKED`).
     pub fn is_failure(self) -> bool {
-        matches!(self, Status::Differs | Status::Missing)
+        matches!(self, Status::Differs | Status::Missing | Status::Unchecked)
     }
+
+    /// Whether the rule was compared at all (proven, tested or erratum).
+    fn is_checked(self) -> bool {
+        matches!(
+            self,
+            Status::Proven | Status::Tested | Status::Erratum | Status::Differs
+        )
+    }
+}
+
+/// A test string run on both sides of a rule: pest's verdict and the
+/// ABNF's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TestString {
+    /// The string.
+    pub text: String,
+    /// Whether the pest rule matches all of it.
+    pub pest: bool,
+    /// Whether the ABNF rule does.
+    pub abnf: bool,
 }
 
 /// One row of a [`CheckReport`].
@@ -60,6 +95,13 @@ pub struct CheckRow {
     pub status: Status,
     /// What was checked, or how they differ.
     pub detail: String,
+    /// For a rule that differs: the differing rules it refers to (directly
+    /// or not) whose own references agree, the root causes it follows from.
+    /// Empty for a root cause itself.
+    pub follows: Vec<String>,
+    /// The test strings run, with both verdicts (empty for the
+    /// single-character rules, which are run on every code point).
+    pub strings: Vec<TestString>,
 }
 
 /// The result of [`check`]: a row per rule.
@@ -72,9 +114,43 @@ pub struct CheckReport {
 }
 
 impl CheckReport {
-    /// Whether no rule differs and none is missing.
+    /// Whether no rule differs, none is missing or unchecked, and at least
+    /// one rule was compared.
     pub fn passed(&self) -> bool {
         !self.rows.iter().any(|r| r.status.is_failure())
+            && self.rows.iter().any(|r| r.status.is_checked())
+    }
+
+    /// The rules that differ on their own: every rule they refer to agrees.
+    pub fn root_causes(&self) -> impl Iterator<Item = &CheckRow> {
+        self.rows
+            .iter()
+            .filter(|r| r.status == Status::Differs && r.follows.is_empty())
+    }
+
+    /// The test strings of every rule with both verdicts, one per line,
+    /// rule by rule (`iri grammar check --show-strings`).
+    pub fn render_strings(&self) -> String {
+        let mut out = String::new();
+        for r in self.rows.iter().filter(|r| !r.strings.is_empty()) {
+            let differ = r.strings.iter().filter(|t| t.pest != t.abnf).count();
+            out.push_str(&format!(
+                "\n{}: {} test strings, {differ} differ\n  pest     ABNF\n",
+                r.rule,
+                r.strings.len()
+            ));
+            let word = |b: bool| if b { "accepts" } else { "rejects" };
+            for t in &r.strings {
+                out.push_str(&format!(
+                    "  {}  {}  {}{:?}\n",
+                    word(t.pest),
+                    word(t.abnf),
+                    if t.pest == t.abnf { "" } else { "DIFFERS " },
+                    t.text
+                ));
+            }
+        }
+        out
     }
 }
 
@@ -111,6 +187,26 @@ impl fmt::Display for CheckReport {
         }
         let counts: Vec<String> = counts.iter().map(|(n, c)| format!("{c} {n}")).collect();
         writeln!(f, "\n{} rules: {}", self.rows.len(), counts.join(", "))?;
+        if !self.rows.iter().any(|r| r.status.is_checked()) {
+            writeln!(f, "no rule was compared: nothing is checked")?;
+        }
+        for root in self.root_causes() {
+            let users = self
+                .rows
+                .iter()
+                .filter(|r| r.follows.contains(&root.rule))
+                .count();
+            let users = match users {
+                0 => String::new(),
+                1 => "; 1 rule that refers to it differs too".to_string(),
+                n => format!("; {n} rules that refer to it differ too"),
+            };
+            writeln!(
+                f,
+                "root cause: {} differs while every rule it refers to agrees{users}",
+                root.rule
+            )?;
+        }
         if !self.scan.is_empty() {
             writeln!(f, "single-character rules: {}", self.scan)?;
         }
@@ -188,7 +284,7 @@ pub fn check_abnf(profile: Profile) -> Result<(Grammar, Grammar), crate::abnf::A
 /// let pest = PestGrammar::parse("pair = { DIGIT{1,3} ~ \"=\" ~ DIGIT }\nDIGIT = { '0'..'9' }", "mini.pest").unwrap();
 /// let report = check(&abnf, &pest, None, Scan::Classes).unwrap();
 /// assert_eq!(report.rows[0].status, Status::Differs); // pest accepts "000=0"
-/// assert_eq!(report.rows[1].status, Status::Ok);
+/// assert_eq!(report.rows[1].status, Status::Proven);
 ///
 /// // An ABNF that uses a rule it does not define cannot be checked.
 /// let broken = Grammar::parse("pair = DIGIT \"=\" DIGTI\nDIGIT = %x30-39\n", "typo.abnf")?;
@@ -239,13 +335,17 @@ fn check_on_this_thread(
                 rule: rule.name.clone(),
                 status,
                 detail,
+                follows: Vec::new(),
+                strings: Vec::new(),
             });
             continue;
         };
         let row = CheckRow {
             rule: rule.name.clone(),
-            status: Status::Ok,
+            status: Status::Tested,
             detail: String::new(),
+            follows: Vec::new(),
+            strings: Vec::new(),
         };
         if let Some(set) = char_set(abnf, &rule.node) {
             singles.push((rows.len(), pest_rule.to_string(), set));
@@ -262,66 +362,31 @@ fn check_on_this_thread(
     let (how, scanned) = scan_code_points(pest, &singles, scan)?;
     for ((i, _, set), mismatch) in singles.iter().zip(scanned) {
         rows[*i].detail = match mismatch {
-            None => match size(set) {
-                1 => "the same 1 character, checked on every code point".to_string(),
-                n => format!("the same {n} characters, checked on every code point"),
-            },
+            None => {
+                rows[*i].status = Status::Proven;
+                match size(set) {
+                    1 => "the same 1 character, checked on every code point".to_string(),
+                    n => format!("the same {n} characters, checked on every code point"),
+                }
+            }
             Some(m) => {
                 rows[*i].status = Status::Differs;
                 m
             }
         };
     }
+    let pest_side = pest_as_abnf(pest);
     for (rule, row) in abnf.rules().zip(rows.iter_mut()) {
-        if row.status != Status::Ok || !row.detail.is_empty() {
+        if row.status != Status::Tested || !row.detail.is_empty() {
             continue;
         }
         let pest_rule = pest.resolve(&rule.name).unwrap_or_default();
-        let strings = samples(abnf, &rule.name);
-        let mut wrong = Vec::new();
-        let mut matched = 0;
-        if strings.is_empty() {
-            row.status = Status::Unchecked;
-            row.detail = format!(
-                "no test string could be derived from the ABNF (none of at most {} characters): not checked",
-                super::language::MAX_SAMPLE_CHARS
-            );
-            continue;
-        }
-        for s in &strings {
-            let want = abnf_accepts(abnf, &rule.name, s).unwrap_or(false);
-            matched += usize::from(want);
-            let got = pest.verdict(pest_rule, s).map_err(|f| GrammarError {
-                message: format!("rule {pest_rule} on the test string {s:?}: {f}"),
-            })?;
-            if got != want {
-                wrong.push((s, want));
-            }
-        }
-        row.detail = if wrong.is_empty() {
-            format!(
-                "{} strings ({matched} in the language): same verdicts",
-                strings.len()
-            )
-        } else {
-            row.status = Status::Differs;
-            let shown: Vec<String> = wrong
-                .iter()
-                .take(3)
-                .map(|(s, want)| format!("{s:?} {}", if *want { "rejected" } else { "accepted" }))
-                .collect();
-            format!(
-                "{} of {} strings differ: pest {}",
-                wrong.len(),
-                strings.len(),
-                shown.join(", ")
-            )
-        };
+        judge(abnf, &pest_side, pest, &rule.name, pest_rule, row)?;
     }
     if let Some(printed) = printed {
         for (rule, row) in abnf.rules().zip(rows.iter_mut()) {
             if let Some(detail) = erratum(rule, printed, abnf) {
-                if row.status == Status::Ok {
+                if matches!(row.status, Status::Proven | Status::Tested) {
                     row.status = Status::Erratum;
                     row.detail = format!(
                         "{detail}; the pest rule follows the correction ({})",
@@ -339,10 +404,256 @@ fn check_on_this_thread(
                 rule: name.to_string(),
                 status: Status::Extra,
                 detail: "not an ABNF rule: not checked".into(),
+                follows: Vec::new(),
+                strings: Vec::new(),
             });
         }
     }
+    rank(&mut rows, pest, abnf);
     Ok(CheckReport { rows, scan: how })
+}
+
+/// How many test strings a report shows per direction of difference.
+const SHOWN: usize = 3;
+
+/// Decides or tests one rule that is not a set of single characters: the
+/// test strings (from the ABNF, from the pest rule, and the automata's
+/// counterexamples) are run on both sides; the automata, where both rules
+/// have one, decide equivalence (see [`super::automaton`]).
+fn judge(
+    abnf: &Grammar,
+    pest_side: &Grammar,
+    pest: &PestGrammar,
+    name: &str,
+    pest_rule: &str,
+    row: &mut CheckRow,
+) -> Result<(), GrammarError> {
+    let mut strings: BTreeSet<String> = samples(abnf, name).into_iter().collect();
+    let from_abnf = strings.len();
+    strings.extend(samples(pest_side, pest_rule));
+    let from_pest = strings.len() - from_abnf;
+    // The automata: the proof, or counterexamples to test.
+    let pest_automaton = automaton::pest_automaton(pest.exprs(), pest_rule);
+    let abnf_automaton = automaton::abnf_automaton(abnf, name);
+    let mut unproven: Vec<String> = Vec::new();
+    let mut equal = false;
+    match (&pest_automaton, &abnf_automaton) {
+        (Ok(p), Ok(a)) => {
+            let c = automaton::compare(p, a);
+            if !c.decided {
+                unproven.push("comparing the automata took too many states".into());
+            }
+            equal = c.decided && c.pest_only.is_none() && c.abnf_only.is_none();
+            strings.extend(c.pest_only);
+            strings.extend(c.abnf_only);
+            let failed = automaton::failed_conds(p);
+            if let Some((what, _)) = failed.first() {
+                let more = match failed.len() {
+                    1 => String::new(),
+                    n => format!(" (and {} more such places)", n - 1),
+                };
+                unproven.push(format!("{what}{more}"));
+            }
+            strings.extend(failed.into_iter().filter_map(|(_, s)| s));
+        }
+        (Err(e), _) => unproven.push(format!("no automaton for the pest rule: {e}")),
+        (_, Err(e)) => unproven.push(format!("no automaton for the ABNF rule: {e}")),
+    }
+    let mut tested = Vec::with_capacity(strings.len());
+    for s in strings {
+        let want = abnf_accepts(abnf, name, &s).unwrap_or(false);
+        let got = pest.verdict(pest_rule, &s).map_err(|f| GrammarError {
+            message: format!("rule {pest_rule} on the test string {s:?}: {f}"),
+        })?;
+        tested.push(TestString {
+            text: s,
+            pest: got,
+            abnf: want,
+        });
+    }
+    let n = tested.len();
+    let matched = tested.iter().filter(|t| t.abnf).count();
+    // Shortest first: the simplest counterexamples are shown.
+    fn shortest(mut v: Vec<&TestString>) -> Vec<&TestString> {
+        v.sort_by_key(|t| (t.text.chars().count(), t.text.clone()));
+        v
+    }
+    let accepted = shortest(tested.iter().filter(|t| t.pest && !t.abnf).collect());
+    let rejected = shortest(tested.iter().filter(|t| !t.pest && t.abnf).collect());
+    let origin = format!("{from_abnf} from the ABNF, {from_pest} from the pest rule");
+    if !accepted.is_empty() || !rejected.is_empty() {
+        row.status = Status::Differs;
+        let show = |v: &[&TestString]| {
+            v.iter()
+                .take(SHOWN)
+                .map(|t| format!("{:?}", t.text))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut parts = Vec::new();
+        if !accepted.is_empty() {
+            parts.push(format!(
+                "pest accepts {} (the ABNF does not)",
+                show(&accepted)
+            ));
+        }
+        if !rejected.is_empty() {
+            parts.push(format!(
+                "pest rejects {} (the ABNF accepts)",
+                show(&rejected)
+            ));
+        }
+        row.detail = format!(
+            "{}; {} of {n} test strings differ",
+            parts.join("; "),
+            accepted.len() + rejected.len()
+        );
+    } else if equal && unproven.is_empty() {
+        row.status = Status::Proven;
+        row.detail = format!("proven: the automata match the same strings; {n} test strings agree");
+    } else if n == 0 {
+        row.status = Status::Unchecked;
+        row.detail = format!(
+            "no test string could be derived (none of at most {} characters) and nothing was proven ({}): not checked",
+            super::language::MAX_SAMPLE_CHARS,
+            if unproven.is_empty() {
+                "the automata differ".to_string()
+            } else {
+                unproven.join("; ")
+            }
+        );
+    } else {
+        row.status = Status::Tested;
+        row.detail = format!(
+            "tested ({n} strings, {matched} in the language; {origin}): same verdicts; not proven: {}",
+            unproven.join("; ")
+        );
+    }
+    row.strings = tested;
+    Ok(())
+}
+
+/// The pest grammar as ABNF rules (choice as alternation, lookaheads left
+/// out), for deriving test strings from the pest side with the same
+/// generator: every alternative, repetition counts 0, 1, 2 and more,
+/// near-misses.
+fn pest_as_abnf(pest: &PestGrammar) -> Grammar {
+    use pest_meta::optimizer::OptimizedExpr as E;
+    fn node(e: &E, rules: &std::collections::HashMap<String, E>) -> Node {
+        let one = |s: &str| s.chars().next().map_or(0, |c| c as u32);
+        match e {
+            E::Str(s) => Node::Chars {
+                text: s.clone(),
+                case_sensitive: true,
+            },
+            E::Insens(s) => Node::Chars {
+                text: s.clone(),
+                case_sensitive: false,
+            },
+            E::Range(a, b) => Node::Range(one(a), one(b)),
+            E::Ident(name) if rules.contains_key(name) => Node::Rule(name.clone()),
+            E::Ident(name) => match automaton_class(name) {
+                Some(set) => {
+                    Node::Alternation(set.into_iter().map(|(a, b)| Node::Range(a, b)).collect())
+                }
+                // SOI, EOI: nothing to write.
+                None => Node::Concatenation(Vec::new()),
+            },
+            E::PosPred(_) | E::NegPred(_) => Node::Concatenation(Vec::new()),
+            E::Seq(a, b) => Node::Concatenation(vec![node(a, rules), node(b, rules)]),
+            E::Choice(a, b) => Node::Alternation(vec![node(a, rules), node(b, rules)]),
+            E::Opt(a) => Node::Repetition {
+                min: 0,
+                max: Some(1),
+                node: Box::new(node(a, rules)),
+            },
+            E::Rep(a) => Node::Repetition {
+                min: 0,
+                max: None,
+                node: Box::new(node(a, rules)),
+            },
+            E::RestoreOnErr(a) => node(a, rules),
+            _ => Node::Prose("not modelled".into()),
+        }
+    }
+    let mut g = Grammar::new();
+    for name in pest.rule_names() {
+        if let Some(e) = pest.exprs().get(name) {
+            g.insert(Rule {
+                name: name.to_string(),
+                node: node(e, pest.exprs()),
+                origin: "pest".into(),
+            });
+        }
+    }
+    g
+}
+
+/// pest's built-in one-character rules, as code point ranges.
+fn automaton_class(name: &str) -> Option<CharSet> {
+    automaton::builtin_class(name)
+}
+
+/// Marks each rule that differs with the root causes it follows from: the
+/// differing rules among those it refers to, directly or not, whose own
+/// references all agree.
+fn rank(rows: &mut [CheckRow], pest: &PestGrammar, abnf: &Grammar) {
+    use std::collections::{HashMap, HashSet};
+    // Pest name of each differing row.
+    let differing: HashMap<String, String> = rows
+        .iter()
+        .filter(|r| r.status == Status::Differs)
+        .filter_map(|r| {
+            pest.resolve(&r.rule)
+                .map(|p| (p.to_string(), r.rule.clone()))
+        })
+        .collect();
+    if differing.len() < 2 {
+        return;
+    }
+    let exprs = pest.exprs();
+    let reach = |start: &str| -> HashSet<String> {
+        let mut seen = HashSet::new();
+        let mut todo = vec![start.to_string()];
+        while let Some(r) = todo.pop() {
+            let Some(e) = exprs.get(&r) else { continue };
+            for sub in e.iter_top_down() {
+                if let pest_meta::optimizer::OptimizedExpr::Ident(n) = sub {
+                    if n != start && exprs.contains_key(&n) && seen.insert(n.clone()) {
+                        todo.push(n);
+                    }
+                }
+            }
+        }
+        seen
+    };
+    let below: HashMap<&String, Vec<&String>> = differing
+        .keys()
+        .map(|p| {
+            let r = reach(p);
+            (p, differing.keys().filter(|q| r.contains(*q)).collect())
+        })
+        .collect();
+    for row in rows.iter_mut().filter(|r| r.status == Status::Differs) {
+        let Some(p) = pest.resolve(&row.rule) else {
+            continue;
+        };
+        let mut roots: Vec<String> = below[&p.to_string()]
+            .iter()
+            .filter(|q| below[*q].is_empty())
+            .map(|q| differing[*q].clone())
+            .collect();
+        // In ABNF order.
+        roots.sort_by_key(|r| abnf.rules().position(|x| &x.name == r));
+        if !roots.is_empty() {
+            row.detail = format!(
+                "refers to {}, which differs: {}",
+                roots.join(", "),
+                row.detail
+            );
+        }
+        row.follows = roots;
+    }
 }
 
 /// When `rule` differs from the rule of its name as printed, says so and

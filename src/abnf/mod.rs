@@ -46,6 +46,7 @@ const READER_STACK: usize = 256 << 20;
 
 /// What a rule matches.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Node {
     /// `a / b / c`: any of the alternatives (RFC 5234 §3.2). ABNF
     /// alternation is unordered; the order is kept as written.
@@ -83,6 +84,7 @@ pub enum Node {
 
 /// A rule of a [`Grammar`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Rule {
     /// The name as defined (`IPv6address`, `ireg-name`).
     pub name: String,
@@ -105,6 +107,7 @@ pub struct Grammar {
 /// An ABNF file that cannot be read or parsed, or a rule list that does not
 /// make sense (`=/` of an undefined rule, a rule defined twice in one file).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AbnfError {
     /// The file (or other origin) at fault.
     pub origin: String,

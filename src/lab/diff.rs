@@ -65,6 +65,7 @@ impl fmt::Display for DiffKind {
 
 /// One input that the grammars treat differently.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Difference {
     /// The input.
     pub input: String,
@@ -76,6 +77,7 @@ pub struct Difference {
 
 /// The result of [`diff`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DiffReport {
     /// How many inputs were run.
     pub inputs: usize,

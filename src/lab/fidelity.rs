@@ -77,6 +77,7 @@ impl Status {
 /// A test string run on both sides of a rule: pest's verdict and the
 /// ABNF's.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TestString {
     /// The string.
     pub text: String,
@@ -88,6 +89,7 @@ pub struct TestString {
 
 /// One row of a [`CheckReport`].
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CheckRow {
     /// The ABNF name (or, for [`Status::Extra`], the pest name).
     pub rule: String,
@@ -106,6 +108,7 @@ pub struct CheckRow {
 
 /// The result of [`check`]: a row per rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CheckReport {
     /// ABNF rules in ABNF order, then pest rules with no ABNF counterpart.
     pub rows: Vec<CheckRow>,
@@ -696,6 +699,7 @@ fn has_prose(node: &Node) -> bool {
 
 /// How [`check`] runs the single-character rules over the code points.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Scan {
     /// Split U+0000..U+10FFFF at every code point where some expression of
     /// the pest grammar or the ABNF set starts or stops matching; between

@@ -15,15 +15,15 @@
 //! ```
 
 mod automaton;
-mod fidelity;
 mod diff;
+mod fidelity;
 mod from_abnf;
 mod language;
 mod limits;
 mod runtime;
 
-pub use fidelity::{check, check_abnf, CheckReport, CheckRow, Scan, Status, TestString};
 pub use diff::{diff, DiffKind, DiffReport, Difference, Side};
+pub use fidelity::{check, check_abnf, CheckReport, CheckRow, Scan, Status, TestString};
 pub use from_abnf::{from_abnf, FromAbnfError};
 pub use limits::{MAX_EXPRESSIONS, MAX_NESTING, MAX_REPETITION};
 pub use runtime::{spelling, GrammarError, PestGrammar, RuntimeFailure, RuntimeNode, RuntimeTree};

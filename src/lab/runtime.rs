@@ -114,6 +114,7 @@ impl std::error::Error for GrammarError {}
 
 /// A node of a [`RuntimeTree`]: a rule of a [`PestGrammar`] and its span.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RuntimeNode {
     /// The pest rule name.
     pub rule: String,
@@ -128,6 +129,7 @@ pub struct RuntimeNode {
 /// The derivation of an input by a [`PestGrammar`]: the visible rules that
 /// matched, in pre-order.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RuntimeTree {
     /// The nodes, a parent before its children.
     pub nodes: Vec<RuntimeNode>,
@@ -136,6 +138,7 @@ pub struct RuntimeTree {
 /// Why an input does not match: where pest got furthest and which rules
 /// could have matched there.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RuntimeFailure {
     /// Byte offset of the failure.
     pub byte: usize,

@@ -54,6 +54,15 @@ pub(crate) struct Args {
     /// `#` comments) without being it: HOST_PROTECTED_LOOKALIKE.
     #[arg(long, value_name = "FILE")]
     protected_domains: Option<PathBuf>,
+    /// Print every code with its default severity and spec section, and
+    /// exit.
+    #[arg(long)]
+    list_codes: bool,
+    /// The --allow, --warn and --deny codes in the order given on the
+    /// command line (filled in from clap's indices: the last one for a
+    /// code wins).
+    #[arg(skip)]
+    pub(crate) severity_order: Vec<(Code, Severity)>,
     /// Print the explanation of CODE and exit.
     #[arg(long, value_name = "CODE", value_parser = code_arg)]
     explain: Option<Code>,
@@ -99,6 +108,25 @@ fn code_arg(name: &str) -> Result<Code, String> {
 /// bounded by one batch whatever the input's length.
 const BATCH: usize = 8192;
 
+impl Args {
+    /// Puts the --allow, --warn and --deny codes in command-line order, from
+    /// the positions clap recorded in `matches` (the check subcommand's),
+    /// so that the last flag given for a code decides its severity.
+    pub(crate) fn order_severities(&mut self, matches: &clap::ArgMatches) {
+        let mut order: Vec<(usize, Code, Severity)> = Vec::new();
+        for (id, codes, severity) in [
+            ("allow", &self.allow, Severity::Allow),
+            ("warn", &self.warn, Severity::Warning),
+            ("deny", &self.deny, Severity::Error),
+        ] {
+            let indices = matches.indices_of(id).into_iter().flatten();
+            order.extend(indices.zip(codes).map(|(i, &c)| (i, c, severity)));
+        }
+        order.sort_by_key(|&(i, ..)| i);
+        self.severity_order = order.into_iter().map(|(_, c, s)| (c, s)).collect();
+    }
+}
+
 pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     if let Some(code) = args.explain {
         let mut out = io::stdout().lock();
@@ -113,15 +141,23 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
         out.flush()?;
         return Ok(Outcome::AllValid);
     }
-    let mut severities = Severities::new(args.severities);
-    for (codes, s) in [
-        (&args.allow, Severity::Allow),
-        (&args.warn, Severity::Warning),
-        (&args.deny, Severity::Error),
-    ] {
-        for &c in codes {
-            severities = severities.set(c, s);
+    if args.list_codes {
+        let mut out = io::stdout().lock();
+        for &code in Code::ALL {
+            writeln!(
+                out,
+                "{}\t{}\t{}",
+                code.name(),
+                code.default_severity().name(),
+                code.spec()
+            )?;
         }
+        out.flush()?;
+        return Ok(Outcome::AllValid);
+    }
+    let mut severities = Severities::new(args.severities);
+    for &(c, s) in &args.severity_order {
+        severities = severities.set(c, s);
     }
     let protected_domains = match &args.protected_domains {
         Some(path) => {

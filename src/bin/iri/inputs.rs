@@ -178,10 +178,12 @@ pub(crate) fn lines(reader: impl Read, regular: bool) -> impl Iterator<Item = io
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
 pub(crate) struct Preprocess {
     /// Trim leading and trailing space, CR, LF and TAB from each input
-    /// first; with =split, also split it on runs of spaces into several
-    /// inputs (a blank line stays one input, the empty reference), with
-    /// =encode write inner spaces as %20
-    #[arg(long, value_name = "SPACES", num_args = 0..=1, default_missing_value = "keep", value_parser = spaces_arg)]
+    /// first (--preprocess or --preprocess=keep: inner spaces stay); with
+    /// =split, also split it on runs of spaces into several inputs (a blank
+    /// line stays one input, the empty reference), with =encode write inner
+    /// spaces as %20. The mode needs the '=': `--preprocess split` is the
+    /// flag followed by the input "split"
+    #[arg(long, value_name = "SPACES", num_args = 0..=1, require_equals = true, default_missing_value = "keep", value_parser = spaces_arg)]
     preprocess: Option<iribis::convert::InnerSpaces>,
 }
 

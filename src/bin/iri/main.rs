@@ -109,10 +109,19 @@ fn main() -> ExitCode {
             iribis::render::escape_invisible(&what)
         );
     }));
-    let cli = match Cli::try_parse() {
+    let matches = match <Cli as clap::CommandFactory>::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return usage_error(&e),
+    };
+    let mut cli = match <Cli as clap::FromArgMatches>::from_arg_matches(&matches) {
         Ok(cli) => cli,
         Err(e) => return usage_error(&e),
     };
+    if let (Command::Check(args), Some(sub)) =
+        (&mut cli.command, matches.subcommand_matches("check"))
+    {
+        args.order_severities(sub);
+    }
     anstream::ColorChoice::write_global(match cli.color {
         Color::Auto => anstream::ColorChoice::Auto,
         Color::Always => anstream::ColorChoice::Always,

@@ -60,25 +60,29 @@ pub(crate) fn run_normalize(args: NormalizeArgs) -> io::Result<Outcome> {
         &shape,
         Errors::Stderr,
         |text| {
-            let result = IriRef::parse(text)
-                .map_err(Failure::parse)
-                .and_then(|r| {
-                    if args.nfc {
-                        r.to_nfc().map_err(|e| {
-                            let at = component_start(&r, e.component());
-                            Failure::at(
-                                text,
-                                at,
-                                e.to_string(),
-                                e.component().name(),
-                                "3987bis §8.5",
-                            )
-                        })
-                    } else {
-                        Ok(r.into_owned())
-                    }
-                })
-                .map(|r| r.normalize_with(args.level));
+            let result = IriRef::parse(text).map_err(Failure::parse).and_then(|r| {
+                let normal = r.normalize_with(args.level);
+                if !args.nfc {
+                    return Ok(normal);
+                }
+                // NFC after percent-decoding, so that an encoded
+                // combining mark composes too ('e%CC%81' is 'é'), and
+                // the syntax-based form again: a second run changes
+                // nothing.
+                normal
+                    .to_nfc()
+                    .map(|n| n.normalize_with(args.level))
+                    .map_err(|e| {
+                        let at = component_start(&r, e.component());
+                        Failure::at(
+                            text,
+                            at,
+                            e.to_string(),
+                            e.component().name(),
+                            "3987bis §8.5",
+                        )
+                    })
+            });
             match result {
                 Ok(n) => {
                     let mut fields = Map::new();

@@ -230,7 +230,15 @@ fn write_safe_json_bytes(out: &mut impl Write, json: &[u8]) -> io::Result<()> {
     let mut start = 0;
     let mut i = 0;
     while i < json.len() {
-        let b = json[i];
+        // Eight bytes at a time while none is DEL or outside ASCII.
+        while let Some(word) = json.get(i..i + 8) {
+            let word = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+            if needs_a_look(word) {
+                break;
+            }
+            i += 8;
+        }
+        let Some(&b) = json.get(i) else { break };
         if b < 0x7F {
             i += 1;
             continue;
@@ -259,6 +267,84 @@ fn write_safe_json_bytes(out: &mut impl Write, json: &[u8]) -> io::Result<()> {
         }
     }
     out.write_all(&json[start..])
+}
+
+/// Appends `s` as a JSON string, escaped as serde_json escapes it (`\"`,
+/// `\\`, `\n` and the other short forms, `\u00xx` for the other C0
+/// controls); eight bytes at a time where there is nothing to escape, the
+/// common case. The invisible characters are left to
+/// [`write_safe_json_bytes`], which every JSON line goes through.
+pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = s.as_bytes();
+    buf.push(b'"');
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        if let Some(word) = bytes.get(i..i + 8) {
+            if !needs_json_escape(u64::from_le_bytes(word.try_into().unwrap_or([0; 8]))) {
+                i += 8;
+                continue;
+            }
+        }
+        let b = bytes[i];
+        let short = match b {
+            b'"' => Some(b'"'),
+            b'\\' => Some(b'\\'),
+            b'\n' => Some(b'n'),
+            b'\r' => Some(b'r'),
+            b'\t' => Some(b't'),
+            0x08 => Some(b'b'),
+            0x0C => Some(b'f'),
+            _ => None,
+        };
+        if b >= 0x20 && short.is_none() {
+            i += 1;
+            continue;
+        }
+        buf.extend_from_slice(&bytes[start..i]);
+        match short {
+            Some(e) => buf.extend_from_slice(&[b'\\', e]),
+            None => buf.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(b >> 4)],
+                HEX[usize::from(b & 15)],
+            ]),
+        }
+        i += 1;
+        start = i;
+    }
+    buf.extend_from_slice(&bytes[start..]);
+    buf.push(b'"');
+}
+
+/// Whether one of the eight bytes of `word` may need a JSON escape: a C0
+/// control, `"` or `\` (a byte above a control may be flagged too; the
+/// caller then looks at each byte).
+fn needs_json_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let below = |n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGH;
+    let equal = |b: u8| {
+        let x = word ^ (ONES * u64::from(b));
+        x.wrapping_sub(ONES) & !x & HIGH
+    };
+    below(0x20) | equal(b'"') | equal(b'\\') != 0
+}
+
+/// Whether one of the eight bytes of `word` is outside ASCII or DEL: the
+/// bytes [`write_safe_json_bytes`] must look at.
+fn needs_a_look(word: u64) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    // A byte is DEL when it XOR 0x7F is zero (tested without a carry
+    // across bytes).
+    let x = word ^ LOW;
+    let del = !(((x & LOW).wrapping_add(LOW)) | x | LOW);
+    (word & HIGH) | del != 0
 }
 
 /// The decimal digits of `n`, in `buf`.
@@ -320,18 +406,9 @@ impl Answer {
         }
     }
 
-    /// The answer for an input that succeeded, its fields those of
-    /// `fields` (a struct), serialized straight from its borrowed values.
-    pub(crate) fn ok_serialized(fields: &impl serde::Serialize, human: String) -> Answer {
-        let mut serialized = Vec::with_capacity(256);
-        // A struct serializes as an object: its pairs are what is inside
-        // the braces. Serializing borrowed strings cannot fail.
-        if serde_json::to_writer(&mut serialized, fields).is_ok() && serialized.len() >= 2 {
-            serialized.pop();
-            serialized.remove(0);
-        } else {
-            serialized.clear();
-        }
+    /// The answer for an input that succeeded, its fields written already
+    /// as `"key":value` pairs joined by commas (see [`push_json_str`]).
+    pub(crate) fn ok_raw(serialized: Vec<u8>, human: String) -> Answer {
         Answer {
             fields: Map::new(),
             serialized,
@@ -414,13 +491,13 @@ pub(crate) fn answer_each(
                 serde_json::to_writer(&mut line, v)?;
                 line.push(b',');
             }
-            serde_json::to_writer(&mut line, shape.input)?;
+            push_json_str(&mut line, shape.input);
             line.push(b':');
-            serde_json::to_writer(&mut line, &text)?;
+            push_json_str(&mut line, &text);
             // The input under the key every command has, too.
             if shape.input != "input" {
                 line.extend_from_slice(b",\"input\":");
-                serde_json::to_writer(&mut line, &text)?;
+                push_json_str(&mut line, &text);
             }
             if shape.valid {
                 line.extend_from_slice(if answer.ok {
@@ -465,4 +542,57 @@ pub(crate) fn answer_each(
     }
     out.flush()?;
     Ok(outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{needs_a_look, push_json_str, write_safe_json_bytes};
+
+    /// The same JSON as serde_json for every ASCII byte at every offset,
+    /// and for non-ASCII text.
+    #[test]
+    fn json_strings_as_serde_json_writes_them() {
+        for b in 0u8..0x80 {
+            for before in 0..17 {
+                let s = format!(
+                    "{}{}é{}",
+                    "a".repeat(before),
+                    char::from(b),
+                    "z".repeat(before % 5)
+                );
+                let mut ours = Vec::new();
+                push_json_str(&mut ours, &s);
+                assert_eq!(ours, serde_json::to_vec(&s).unwrap(), "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn words_that_need_a_look() {
+        let word = |b: &[u8; 8]| u64::from_le_bytes(*b);
+        assert!(!needs_a_look(word(b"abcdefgh")));
+        assert!(!needs_a_look(word(b"~~~~~~~~")));
+        for i in 0..8 {
+            let mut b = *b"abcdefgh";
+            b[i] = 0x7F;
+            assert!(needs_a_look(word(&b)), "DEL at {i}");
+            b[i] = 0xC3;
+            assert!(needs_a_look(word(&b)), "0xC3 at {i}");
+        }
+    }
+
+    /// An invisible character is escaped wherever it falls among the
+    /// eight-byte words, and nothing else changes.
+    #[test]
+    fn invisible_characters_escaped_at_every_offset() {
+        for before in 0..20 {
+            for (c, escaped) in [('\u{202E}', "\\u202e"), ('\u{7F}', "\\u007f")] {
+                let json = format!("\"{}{c}é{}\"", "a".repeat(before), "b".repeat(before % 9));
+                let mut out = Vec::new();
+                write_safe_json_bytes(&mut out, json.as_bytes()).unwrap();
+                let want = json.replace(c, escaped);
+                assert_eq!(String::from_utf8(out).unwrap(), want);
+            }
+        }
+    }
 }

@@ -21,6 +21,7 @@ use arrow_schema::{DataType, Field, Fields};
 use iribis::check::{CheckOptions, Report};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyList, PyTuple};
 
 use crate::{check_options, Start, Violation};
@@ -29,8 +30,9 @@ use crate::{check_options, Start, Violation};
 enum Items {
     /// An Arrow `string`, `large_string` or `string_view` array.
     Arrow(ArrayRef),
-    /// The items of a Python iterable: `str` or `None`.
-    List(Vec<Option<String>>),
+    /// The items of a Python iterable: `str` or `None`, their UTF-8 held
+    /// by Python (no copy where the interpreter keeps it).
+    List(Vec<Option<PyBackedStr>>),
 }
 
 impl Items {
@@ -54,7 +56,7 @@ impl Items {
             list.push(if item.is_none() {
                 None
             } else {
-                Some(item.extract::<String>()?)
+                Some(item.extract::<PyBackedStr>()?)
             });
         }
         Ok(Items::List(list))

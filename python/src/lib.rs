@@ -81,7 +81,19 @@ impl Start {
     /// The start of `rule` (an ABNF or pest name) under `profile`, or
     /// `ValueError` when there is no such rule in that profile.
     pub(crate) fn new(rule: &str, profile: &str) -> PyResult<Start> {
-        let profile = profile_of(profile)?;
+        // The names as written most often, matched exactly first: looking a
+        // rule up among all of them costs more than parsing a short
+        // reference.
+        let profile = match profile {
+            "rfc3987bis" => Profile::Rfc3987bis,
+            "rfc3987" => Profile::Rfc3987,
+            "rfc3986" => Profile::Rfc3986,
+            "leiri" => Profile::Leiri,
+            other => profile_of(other)?,
+        };
+        if let Some(start) = Start::reference(rule, profile) {
+            return Ok(start);
+        }
         let found = GrammarRule::from_name(rule)
             .ok_or_else(|| PyValueError::new_err(format!("unknown rule {rule:?}: use an ABNF rule name such as IRI-reference, IRI, absolute-IRI, ihost or IPv6address")))?;
         if found.in_profile(profile).is_none() {
@@ -91,16 +103,21 @@ impl Start {
                 found.abnf_name()
             )));
         }
-        Ok(match found.abnf_name() {
-            "IRI-reference" => Start::Reference(profile),
+        Ok(Start::reference(found.abnf_name(), profile).unwrap_or(Start::Other(found, profile)))
+    }
+
+    /// The start of a reference rule by its exact ABNF or pest name.
+    fn reference(rule: &str, profile: Profile) -> Option<Start> {
+        Some(match rule {
+            "IRI-reference" | "IRI_reference" => Start::Reference(profile),
             "IRI" => Start::Iri(profile),
-            "absolute-IRI" => Start::Absolute(profile),
-            "irelative-ref" => Start::Relative(profile),
-            "URI-reference" => Start::Reference(Profile::Rfc3986),
+            "absolute-IRI" | "absolute_IRI" => Start::Absolute(profile),
+            "irelative-ref" | "irelative_ref" => Start::Relative(profile),
+            "URI-reference" | "URI_reference" => Start::Reference(Profile::Rfc3986),
             "URI" => Start::Iri(Profile::Rfc3986),
-            "absolute-URI" => Start::Absolute(Profile::Rfc3986),
-            "relative-ref" => Start::Relative(Profile::Rfc3986),
-            _ => Start::Other(found, profile),
+            "absolute-URI" | "absolute_URI" => Start::Absolute(Profile::Rfc3986),
+            "relative-ref" | "relative_ref" => Start::Relative(Profile::Rfc3986),
+            _ => return None,
         })
     }
 

@@ -1,13 +1,17 @@
-"""The docstrings' examples, run as doctests: the native module's and the Python modules'."""
+"""The examples of the docstrings (the native module's and the Python
+modules'), of python/README.md and of docs/python.md, run as doctests."""
 
 import doctest
 import importlib
+from pathlib import Path
 
 import pytest
 
 import iribis
 
 MODULES = ["iribis", "iribis.rfc3987", "iribis.jsonschema", "iribis.spark"]
+ROOT = Path(__file__).parents[2]
+FILES = [ROOT / "python" / "README.md", ROOT / "docs" / "python.md"]
 
 
 def native_tests():
@@ -25,11 +29,18 @@ def module_tests():
         yield from finder.find(importlib.import_module(name))
 
 
+def file_tests():
+    parser = doctest.DocTestParser()
+    for path in FILES:
+        text = path.read_text(encoding="utf-8")
+        yield parser.get_doctest(text, {}, path.name, str(path), 0)
+
+
 def all_tests():
     """Every docstring's test once: the package re-exports the native
     classes, which a finder on the package finds again."""
     seen = {}
-    for test in [*native_tests(), *module_tests()]:
+    for test in [*native_tests(), *module_tests(), *file_tests()]:
         seen.setdefault(test.name, test)
     return list(seen.values())
 

@@ -41,6 +41,15 @@ KNOWN_RESOLVE = {
 }
 
 
+def shape(d):
+    """The package's dict as our drop-in gives it: without the ``regex``
+    module (what ``pip install rfc3987`` gives) it has exactly the five keys;
+    with it, the named groups of the rule's pattern too."""
+    if isinstance(d, dict) and theirs.REGEX:
+        return {k: d.get(k) for k in ("scheme", "authority", "path", "query", "fragment")}
+    return d
+
+
 def outcome(f, *args, **kw):
     try:
         return f(*args, **kw)
@@ -55,7 +64,7 @@ def test_corpus_verdicts_and_dicts(corpus, rule):
         verdict = theirs.match(s, rule) is not None
         assert (ours.match(s, rule) is not None) == verdict, s
         if verdict:
-            assert ours.parse(s, rule) == theirs.parse(s, rule), s
+            assert ours.parse(s, rule) == shape(theirs.parse(s, rule)), s
             assert ours.compose(**ours.parse(s, rule)) == s
         else:
             with pytest.raises(ValueError, match="is not a valid"):
@@ -77,7 +86,7 @@ def test_resolve_agrees_on_corpus(corpus):
         for s in corpus:
             for strict in (True, False):
                 for parts in (True, False):
-                    expected = outcome(theirs.resolve, base, s, strict, parts)
+                    expected = shape(outcome(theirs.resolve, base, s, strict, parts))
                     assert outcome(ours.resolve, base, s, strict, parts) == expected, (base, s)
 
 
@@ -95,7 +104,9 @@ def test_resolve_dicts_and_errors():
     parts = theirs.parse("../g?y#s")
     assert ours.resolve(BASE, parts) == theirs.resolve(BASE, parts) == "http://a/b/g?y#s"
     base = theirs.parse(BASE, "IRI")
-    assert ours.resolve(base, "g", return_parts=True) == theirs.resolve(base, "g", return_parts=True)
+    assert ours.resolve(base, "g", return_parts=True) == shape(
+        theirs.resolve(base, "g", return_parts=True)
+    )
     for base, ref in [("/relative", "g"), ("http://a b/", "g"), (BASE, "a b")]:
         assert outcome(ours.resolve, base, ref) is outcome(theirs.resolve, base, ref) is ValueError
 
@@ -117,7 +128,7 @@ def test_match_object():
     assert m and m.group() == m.group(0) == m[0] == "http://h/p?q#f"
     assert m.span() == (0, 14) and (m.start(), m.end()) == (0, 14)
     assert m.group("query", "fragment") == ("q", "f")
-    assert m.groupdict() == theirs.parse("http://h/p?q#f")
+    assert m.groupdict() == shape(theirs.parse("http://h/p?q#f"))
     with pytest.raises(IndexError):
         m.group("nope")
 

@@ -200,8 +200,8 @@ impl PyIriRef {
         &self.text
     }
 
-    fn __repr__(&self) -> String {
-        format!("IriRef({})", py_repr(&self.text))
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("IriRef({})", PyString::new(py, &self.text).repr()?))
     }
 
     /// Equal to another `IriRef` or a `str` with the same text (simple
@@ -220,16 +220,6 @@ impl PyIriRef {
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
         PyString::new(py, &self.text).hash()
     }
-}
-
-/// A Python `repr` of a string.
-fn py_repr(s: &str) -> String {
-    Python::attach(|py| {
-        PyString::new(py, s)
-            .repr()
-            .map(|r| r.to_string())
-            .unwrap_or_else(|_| format!("{s:?}"))
-    })
 }
 
 /// Parses `s` from the start rule `rule` (an ABNF rule name such as

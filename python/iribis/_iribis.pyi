@@ -95,6 +95,10 @@ def check(
 ) -> list[Violation]: ...
 @overload
 def is_valid_many(
+    items: pyarrow.ChunkedArray, *, rule: str = "IRI-reference", profile: Profile = "rfc3987bis"
+) -> pyarrow.ChunkedArray: ...
+@overload
+def is_valid_many(
     items: StringArray, *, rule: str = "IRI-reference", profile: Profile = "rfc3987bis"
 ) -> pyarrow.BooleanArray: ...
 @overload
@@ -104,6 +108,13 @@ def is_valid_many(
     rule: str = "IRI-reference",
     profile: Profile = "rfc3987bis",
 ) -> list[Optional[bool]]: ...
+@overload
+def check_many(
+    items: pyarrow.ChunkedArray,
+    *,
+    profile: Profile = "rfc3987bis",
+    severities: Optional[Severities] = None,
+) -> pyarrow.ChunkedArray: ...
 @overload
 def check_many(
     items: StringArray, *, profile: Profile = "rfc3987bis", severities: Optional[Severities] = None

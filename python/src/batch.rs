@@ -22,7 +22,7 @@ use iribis::check::{CheckOptions, Report};
 use pyo3::exceptions::{PyOverflowError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::{check_options, Start, Violation};
 
@@ -90,7 +90,8 @@ impl Items {
 
 /// Whether each item matches the start rule `rule` under `profile`:
 /// a list of ``bool`` (``None`` for ``None``) for a list, a pyarrow
-/// ``BooleanArray`` with the input's nulls for an Arrow array. The GIL is
+/// ``BooleanArray`` with the input's nulls for an Arrow array (a
+/// ``ChunkedArray`` for a ``ChunkedArray``, chunk by chunk). The GIL is
 /// released while the items are parsed.
 ///
 /// >>> import iribis, pyarrow as pa
@@ -107,6 +108,9 @@ fn is_valid_many<'py>(
     profile: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let start = Start::new(rule, profile)?;
+    if let Some(out) = per_chunk(items, |c| is_valid_many(py, c, rule, profile))? {
+        return Ok(out);
+    }
     let items = Items::read(items)?;
     let valid = py.detach(|| {
         let mut valid = Vec::new();
@@ -124,6 +128,35 @@ fn is_valid_many<'py>(
     }
 }
 
+/// For a pyarrow `ChunkedArray` (a table's column): `f` on each chunk, the
+/// results as a `ChunkedArray` (of `f`'s type even without chunks); `None`
+/// for anything else.
+fn per_chunk<'py>(
+    items: &Bound<'py, PyAny>,
+    f: impl Fn(&Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = items.py();
+    if items.hasattr("__arrow_c_array__")?
+        || !items.hasattr("__arrow_c_stream__")?
+        || !items.hasattr("chunks")?
+    {
+        return Ok(None);
+    }
+    let pa = py.import("pyarrow")?;
+    let empty = pa.call_method1("array", (PyList::empty(py), pa.call_method0("string")?))?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("type", f(&empty)?.getattr("type")?)?;
+    let mut out = Vec::new();
+    for chunk in items.getattr("chunks")?.try_iter()? {
+        out.push(f(&chunk?)?);
+    }
+    Ok(Some(pa.call_method(
+        "chunked_array",
+        (out,),
+        Some(&kwargs),
+    )?))
+}
+
 /// The reports of every item, computed with the GIL released.
 fn reports(py: Python<'_>, items: &Items, options: &CheckOptions) -> Vec<Option<Report>> {
     py.detach(|| {
@@ -136,8 +169,9 @@ fn reports(py: Python<'_>, items: &Items, options: &CheckOptions) -> Vec<Option<
 /// :func:`check` on each item: for a list, a list of lists of
 /// :class:`Violation` (``None`` for ``None``); for an Arrow array, a pyarrow
 /// ``ListArray`` of structs ``{code, severity, spec, message, byte, char,
-/// len, component}``, null where the input is. The GIL is released while
-/// the items are checked.
+/// len, component}``, null where the input is (a ``ChunkedArray`` of them
+/// for a ``ChunkedArray``). The GIL is released while the items are
+/// checked.
 ///
 /// >>> import iribis, pyarrow as pa
 /// >>> [[v.code for v in vs] if vs is not None else None
@@ -155,6 +189,9 @@ fn check_many<'py>(
     severities: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let options = check_options(profile, severities)?;
+    if let Some(out) = per_chunk(items, |c| check_many(py, c, profile, severities))? {
+        return Ok(out);
+    }
     let items = Items::read(items)?;
     let reports = reports(py, &items, &options);
     match items {

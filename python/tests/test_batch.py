@@ -57,9 +57,17 @@ def test_arrow_slices_and_chunks():
     array = pa.array(ITEMS).slice(1, 4)
     assert iribis.is_valid_many(array).to_pylist() == iribis.is_valid_many(ITEMS[1:5])
     assert iribis.check_many(array).to_pylist()[1] is None
-    chunked = pa.chunked_array([pa.array(ITEMS[:3]), pa.array(ITEMS[3:])])
-    out = [iribis.is_valid_many(c) for c in chunked.chunks]
-    assert sum((c.to_pylist() for c in out), []) == iribis.is_valid_many(ITEMS)
+    chunked = pa.chunked_array([pa.array(ITEMS[:3]), pa.array([], pa.string()), pa.array(ITEMS[3:])])
+    valid = iribis.is_valid_many(chunked)
+    assert isinstance(valid, pa.ChunkedArray) and valid.num_chunks == 3
+    assert valid.to_pylist() == iribis.is_valid_many(ITEMS)
+    checked = iribis.check_many(chunked)
+    assert checked.num_chunks == 3
+    assert checked.to_pylist() == iribis.check_many(pa.array(ITEMS)).to_pylist()
+    table = pa.table({"iri": ITEMS})
+    assert iribis.is_valid_many(table["iri"]).to_pylist() == iribis.is_valid_many(ITEMS)
+    empty = iribis.check_many(pa.chunked_array([], pa.string()))
+    assert empty.num_chunks == 0 and empty.type == checked.type
 
 
 def test_arrow_output_schema():

@@ -1,0 +1,131 @@
+"""Type stubs of the native module ``iribis._iribis`` (re-exported by ``iribis``)."""
+
+from typing import Iterable, Literal, Mapping, Optional, Union, overload
+
+import pyarrow
+
+Profile = Literal["rfc3987bis", "rfc3987", "rfc3986", "leiri"]
+Level = Literal["simple", "syntax", "scheme"]
+SeverityName = Literal["allow", "info", "warning", "error"]
+#: A preset name, or a mapping of code names (and ``"preset"``) to severities.
+Severities = Union[Literal["default", "strict", "leiri"], Mapping[str, str]]
+HostType = Literal["reg-name", "IPv4address", "IPv6address", "IPvFuture"]
+Component = Literal[
+    "scheme", "authority", "userinfo", "host", "port", "path", "query", "fragment", "input"
+]
+StringArray = Union[pyarrow.StringArray, pyarrow.LargeStringArray, pyarrow.StringViewArray]
+
+class ParseError(ValueError):
+    """The input does not match the rule; ``str(e)`` is one line."""
+
+    byte: int
+    char: int
+    message: str
+    component: Component
+    expected: list[str]
+    spec: str
+    input: str
+
+class IriRef:
+    """A parsed IRI reference: ``None`` for an absent component, ``""`` for an empty one."""
+
+    @property
+    def scheme(self) -> Optional[str]: ...
+    @property
+    def authority(self) -> Optional[str]: ...
+    @property
+    def userinfo(self) -> Optional[str]: ...
+    @property
+    def host(self) -> Optional[str]: ...
+    @property
+    def host_type(self) -> Optional[HostType]: ...
+    @property
+    def port(self) -> Optional[str]: ...
+    @property
+    def port_number(self) -> Optional[int]: ...
+    @property
+    def path(self) -> Optional[str]:
+        """Never ``None`` for the reference rules (``IRI-reference``, ``IRI``, ...)."""
+    @property
+    def query(self) -> Optional[str]: ...
+    @property
+    def fragment(self) -> Optional[str]: ...
+    def __str__(self) -> str: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class Violation:
+    """One finding of :func:`check`."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def severity(self) -> Literal["info", "warning", "error"]: ...
+    @property
+    def spec(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def byte(self) -> int: ...
+    @property
+    def char(self) -> int: ...
+    @property
+    def len(self) -> int: ...
+    @property
+    def component(self) -> Component: ...
+
+def parse(s: str, *, rule: str = "IRI-reference", profile: Profile = "rfc3987bis") -> IriRef: ...
+def is_valid(s: str, *, rule: str = "IRI-reference", profile: Profile = "rfc3987bis") -> bool: ...
+def resolve(base: str, ref: str, *, strict: bool = True) -> str: ...
+def relativize(base: str, target: str) -> str: ...
+def normalize(s: str, level: Level = "syntax") -> str: ...
+def compare(
+    a: str, b: str, level: Level = "scheme", *, ignore_fragment: bool = False
+) -> Optional[Level]: ...
+def to_uri(
+    s: str,
+    *,
+    idna: bool = False,
+    query_charset: Optional[str] = None,
+    profile: Profile = "rfc3987bis",
+) -> str: ...
+def to_iri(s: str, *, idna: bool = True) -> str: ...
+def check(
+    s: str, *, profile: Profile = "rfc3987bis", severities: Optional[Severities] = None
+) -> list[Violation]: ...
+@overload
+def is_valid_many(
+    items: pyarrow.ChunkedArray, *, rule: str = "IRI-reference", profile: Profile = "rfc3987bis"
+) -> pyarrow.ChunkedArray: ...
+@overload
+def is_valid_many(
+    items: StringArray, *, rule: str = "IRI-reference", profile: Profile = "rfc3987bis"
+) -> pyarrow.BooleanArray: ...
+@overload
+def is_valid_many(
+    items: Iterable[Optional[str]],
+    *,
+    rule: str = "IRI-reference",
+    profile: Profile = "rfc3987bis",
+) -> list[Optional[bool]]: ...
+@overload
+def check_many(
+    items: pyarrow.ChunkedArray,
+    *,
+    profile: Profile = "rfc3987bis",
+    severities: Optional[Severities] = None,
+) -> pyarrow.ChunkedArray: ...
+@overload
+def check_many(
+    items: StringArray, *, profile: Profile = "rfc3987bis", severities: Optional[Severities] = None
+) -> pyarrow.ListArray: ...
+@overload
+def check_many(
+    items: Iterable[Optional[str]],
+    *,
+    profile: Profile = "rfc3987bis",
+    severities: Optional[Severities] = None,
+) -> list[Optional[list[Violation]]]: ...
+def _valid_and_codes(
+    items: StringArray, *, profile: Profile = "rfc3987bis", severities: Optional[Severities] = None
+) -> tuple[pyarrow.BooleanArray, pyarrow.ListArray]: ...

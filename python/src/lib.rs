@@ -1,0 +1,608 @@
+//! The native module of the `iribis` Python package, `iribis._iribis`: the
+//! library's parse, check, conversions, resolution and normalization, and
+//! their batch forms over lists and Arrow arrays (`batch`).
+//!
+//! Every function takes and returns Python values; the library does the
+//! work. Names of profiles, rules, levels, presets, severities and codes are
+//! the ones the `iri` command takes.
+
+use iribis::check::{CheckOptions, Code, Preset, Severities, Severity, Violation as Finding};
+use iribis::convert::{ConvertError, ToIriOptions, ToUriOptions};
+use iribis::normalize::Level;
+use iribis::resolve::ResolveOptions;
+use iribis::{
+    AbsoluteIri, Components, GrammarRule, Iri, IriRef, ParseOptions, Profile, RelativeRef,
+};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+mod batch;
+
+create_exception!(
+    iribis,
+    ParseError,
+    PyValueError,
+    "The input does not match the rule: where (``byte``, ``char``), in which\n\
+     ``component``, why (``message``) and which grammar rules were\n\
+     ``expected`` there; ``spec`` is the section the rule comes from.\n\
+     ``str(e)`` is one line.\n\n\
+     >>> import iribis\n\
+     >>> try:\n\
+     ...     iribis.parse('http://example.org/a b')\n\
+     ... except iribis.ParseError as e:\n\
+     ...     print(e.byte, e.char, e.component)\n\
+     ...     print(e.message)\n\
+     20 20 path\n\
+     a space is not allowed in a path: percent-encode it as %20\n"
+);
+
+/// The Python exception for a library parse error, its details attached.
+fn parse_error(py: Python<'_>, e: &iribis::ParseError) -> PyErr {
+    let err = ParseError::new_err(e.to_string());
+    let value = err.value(py);
+    let expected: Vec<&str> = e.expected().iter().map(|r| r.abnf_name()).collect();
+    let attach = || -> PyResult<()> {
+        value.setattr("byte", e.byte())?;
+        value.setattr("char", e.char())?;
+        value.setattr("message", e.message())?;
+        value.setattr("component", e.component().name())?;
+        value.setattr("expected", expected)?;
+        value.setattr("spec", e.spec())?;
+        value.setattr("input", e.input())?;
+        Ok(())
+    };
+    match attach() {
+        Ok(()) => err,
+        Err(other) => other,
+    }
+}
+
+/// A profile by name, or `ValueError`.
+pub(crate) fn profile_of(name: &str) -> PyResult<Profile> {
+    name.parse()
+        .map_err(|e: iribis::UnknownName| PyValueError::new_err(e.to_string()))
+}
+
+/// How a start rule is parsed: one of the reference rules, which the fast
+/// path takes (the URI rules as the IRI rules of `rfc3986`: they are the
+/// same rules in every profile), or any other rule, by pest.
+#[derive(Clone, Copy)]
+pub(crate) enum Start {
+    Reference(Profile),
+    Iri(Profile),
+    Absolute(Profile),
+    Relative(Profile),
+    Other(GrammarRule, Profile),
+}
+
+impl Start {
+    /// The start of `rule` (an ABNF or pest name) under `profile`, or
+    /// `ValueError` when there is no such rule in that profile.
+    pub(crate) fn new(rule: &str, profile: &str) -> PyResult<Start> {
+        // The names as written most often, matched exactly first: looking a
+        // rule up among all of them costs more than parsing a short
+        // reference.
+        let profile = match profile {
+            "rfc3987bis" => Profile::Rfc3987bis,
+            "rfc3987" => Profile::Rfc3987,
+            "rfc3986" => Profile::Rfc3986,
+            "leiri" => Profile::Leiri,
+            other => profile_of(other)?,
+        };
+        if let Some(start) = Start::reference(rule, profile) {
+            return Ok(start);
+        }
+        let found = GrammarRule::from_name(rule)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown rule {rule:?}: use an ABNF rule name such as IRI-reference, IRI, absolute-IRI, ihost or IPv6address")))?;
+        if found.in_profile(profile).is_none() {
+            return Err(PyValueError::new_err(format!(
+                "the {} profile has no rule {}",
+                profile.name(),
+                found.abnf_name()
+            )));
+        }
+        Ok(Start::reference(found.abnf_name(), profile).unwrap_or(Start::Other(found, profile)))
+    }
+
+    /// The start of a reference rule by its exact ABNF or pest name.
+    fn reference(rule: &str, profile: Profile) -> Option<Start> {
+        Some(match rule {
+            "IRI-reference" | "IRI_reference" => Start::Reference(profile),
+            "IRI" => Start::Iri(profile),
+            "absolute-IRI" | "absolute_IRI" => Start::Absolute(profile),
+            "irelative-ref" | "irelative_ref" => Start::Relative(profile),
+            "URI-reference" | "URI_reference" => Start::Reference(Profile::Rfc3986),
+            "URI" => Start::Iri(Profile::Rfc3986),
+            "absolute-URI" | "absolute_URI" => Start::Absolute(Profile::Rfc3986),
+            "relative-ref" | "relative_ref" => Start::Relative(Profile::Rfc3986),
+            _ => return None,
+        })
+    }
+
+    /// Parses `s` from this start rule.
+    pub(crate) fn parse<'a>(self, s: &'a str) -> Result<Components<'a>, iribis::ParseError> {
+        let with = |p: Profile| ParseOptions::new().profile(p);
+        match self {
+            Start::Reference(p) => IriRef::parse_with(s, &with(p)).map(Components::from),
+            Start::Iri(p) => Iri::parse_with(s, &with(p)).map(|r| IriRef::from(r).into()),
+            Start::Absolute(p) => {
+                AbsoluteIri::parse_with(s, &with(p)).map(|r| IriRef::from(r).into())
+            }
+            Start::Relative(p) => {
+                RelativeRef::parse_with(s, &with(p)).map(|r| IriRef::from(r).into())
+            }
+            Start::Other(rule, p) => Components::parse(s, rule, p),
+        }
+    }
+
+    /// Whether `s` matches the rule.
+    pub(crate) fn accepts(self, s: &str) -> bool {
+        self.parse(s).is_ok()
+    }
+
+    /// Whether the rule is a reference rule, whose parses always have a
+    /// path (possibly empty).
+    fn has_path(self) -> bool {
+        !matches!(self, Start::Other(..))
+    }
+}
+
+/// A parsed IRI reference: its text and components.
+///
+/// A component is ``None`` when absent and ``""`` when empty
+/// (``http://h?`` has an empty query, ``http://h`` none). ``port`` is the
+/// text as written; ``port_number`` the number, when it fits in 16 bits.
+/// ``host_type`` is ``"reg-name"``, ``"IPv4address"``, ``"IPv6address"`` or
+/// ``"IPvFuture"``. For a start rule below the reference level (``ihost``,
+/// ``iauthority``...), the components the rule does not have are ``None``,
+/// the path too.
+///
+/// >>> import iribis
+/// >>> r = iribis.parse("http://user@[2001:db8::7]:8080/résumé?q#")
+/// >>> r.scheme, r.userinfo, r.host, r.host_type, r.port_number
+/// ('http', 'user', '[2001:db8::7]', 'IPv6address', 8080)
+/// >>> r.path, r.query, r.fragment
+/// ('/résumé', 'q', '')
+/// >>> str(r)
+/// 'http://user@[2001:db8::7]:8080/résumé?q#'
+/// >>> r == "http://user@[2001:db8::7]:8080/résumé?q#"
+/// True
+#[pyclass(frozen, module = "iribis", name = "IriRef")]
+pub struct PyIriRef {
+    text: String,
+    #[pyo3(get)]
+    scheme: Option<String>,
+    #[pyo3(get)]
+    authority: Option<String>,
+    #[pyo3(get)]
+    userinfo: Option<String>,
+    #[pyo3(get)]
+    host: Option<String>,
+    #[pyo3(get)]
+    host_type: Option<&'static str>,
+    #[pyo3(get)]
+    port: Option<String>,
+    #[pyo3(get)]
+    port_number: Option<u16>,
+    #[pyo3(get)]
+    path: Option<String>,
+    #[pyo3(get)]
+    query: Option<String>,
+    #[pyo3(get)]
+    fragment: Option<String>,
+}
+
+#[pymethods]
+impl PyIriRef {
+    fn __str__(&self) -> &str {
+        &self.text
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!("IriRef({})", PyString::new(py, &self.text).repr()?))
+    }
+
+    /// Equal to another `IriRef` or a `str` with the same text (simple
+    /// string comparison, RFC 3987 §5.3.1).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        if let Ok(r) = other.cast::<PyIriRef>() {
+            return r.get().text == self.text;
+        }
+        other
+            .cast::<PyString>()
+            .is_ok_and(|s| s.to_cow().is_ok_and(|s| s == self.text))
+    }
+
+    /// The hash of the text, as `str`'s, so that `IriRef` and `str` keys
+    /// agree.
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyString::new(py, &self.text).hash()
+    }
+}
+
+/// Parses `s` from the start rule `rule` (an ABNF rule name such as
+/// ``IRI-reference``, ``IRI``, ``absolute-IRI``, ``irelative-ref``, ``ihost``;
+/// the pest spelling ``IRI_reference`` works too) under `profile`
+/// (``rfc3987bis``, ``rfc3987``, ``rfc3986`` or ``leiri``).
+///
+/// Raises :class:`ParseError` when `s` does not match, ``ValueError`` for an
+/// unknown rule or profile.
+///
+/// >>> import iribis
+/// >>> iribis.parse("../a?b").path
+/// '../a'
+/// >>> iribis.parse("例え.jp", rule="ihost").host_type
+/// 'reg-name'
+/// >>> iribis.parse("http://例え.jp/", profile="rfc3986")
+/// Traceback (most recent call last):
+/// ...
+/// iribis.ParseError: invalid URI: '例' is not allowed in a URI at character 7
+#[pyfunction]
+#[pyo3(signature = (s, *, rule = "IRI-reference", profile = "rfc3987bis"))]
+fn parse(py: Python<'_>, s: &str, rule: &str, profile: &str) -> PyResult<PyIriRef> {
+    let start = Start::new(rule, profile)?;
+    let c = start.parse(s).map_err(|e| parse_error(py, &e))?;
+    let path = match (c.path(), start.has_path()) {
+        (None, true) => Some(""),
+        (path, _) => path,
+    };
+    let owned = |o: Option<&str>| o.map(str::to_owned);
+    Ok(PyIriRef {
+        text: s.to_owned(),
+        scheme: owned(c.scheme()),
+        authority: owned(c.authority()),
+        userinfo: owned(c.userinfo()),
+        host: owned(c.host_str()),
+        host_type: c.host().map(|h| h.kind_name()),
+        port: owned(c.port()),
+        port_number: c.port().and_then(|p| p.parse().ok()),
+        path: owned(path),
+        query: owned(c.query()),
+        fragment: owned(c.fragment()),
+    })
+}
+
+/// Whether `s` matches the start rule `rule` under `profile` (see
+/// :func:`parse`).
+///
+/// >>> import iribis
+/// >>> iribis.is_valid("http://例え.jp/résumé")
+/// True
+/// >>> iribis.is_valid("http://例え.jp/", profile="rfc3986")
+/// False
+/// >>> iribis.is_valid("//h/p", rule="IRI")
+/// False
+/// >>> iribis.is_valid("[::1]", rule="IP-literal")
+/// True
+#[pyfunction]
+#[pyo3(signature = (s, *, rule = "IRI-reference", profile = "rfc3987bis"))]
+fn is_valid(s: &str, rule: &str, profile: &str) -> PyResult<bool> {
+    Ok(Start::new(rule, profile)?.accepts(s))
+}
+
+/// Parses `s` as an IRI (with a scheme), for the functions that need one.
+fn iri<'a>(py: Python<'_>, s: &'a str, what: &str) -> PyResult<Iri<&'a str>> {
+    match Iri::parse(s) {
+        Ok(i) => Ok(i),
+        Err(_) if IriRef::parse(s).is_ok() => Err(PyValueError::new_err(format!(
+            "the {what} {s:?} is a relative reference: it must be an IRI, with a scheme (RFC 3986 §5.1)"
+        ))),
+        Err(e) => Err(parse_error(py, &e)),
+    }
+}
+
+/// Resolves the reference `ref` against the IRI `base` (RFC 3986 §5.2; the
+/// base's fragment is ignored). With ``strict=False``, a reference whose
+/// scheme equals the base's is read as if it had none (``http:g``).
+///
+/// Raises :class:`ParseError` when either does not parse, ``ValueError``
+/// when the base is a relative reference.
+///
+/// >>> import iribis
+/// >>> iribis.resolve("http://a/b/c/d;p?q", "../../g")
+/// 'http://a/g'
+/// >>> iribis.resolve("http://例え.jp/a/b", "../c?d#e")
+/// 'http://例え.jp/c?d#e'
+/// >>> iribis.resolve("http://a/b", "http:g", strict=False)
+/// 'http://a/g'
+#[pyfunction]
+#[pyo3(signature = (base, r#ref, *, strict = true))]
+fn resolve(py: Python<'_>, base: &str, r#ref: &str, strict: bool) -> PyResult<String> {
+    let base = iri(py, base, "base")?;
+    let reference = IriRef::parse(r#ref).map_err(|e| parse_error(py, &e))?;
+    Ok(base
+        .resolve_with(&reference, &ResolveOptions::new().strict(strict))
+        .into_string())
+}
+
+/// The shortest reference that resolves against `base` to `target`, the
+/// inverse of :func:`resolve`. Both must be IRIs.
+///
+/// >>> import iribis
+/// >>> iribis.relativize("http://a/b/c/d;p?q", "http://a/b/e/f?x#y")
+/// '../e/f?x#y'
+/// >>> iribis.resolve("http://a/b/c/d;p?q", "../e/f?x#y")
+/// 'http://a/b/e/f?x#y'
+#[pyfunction]
+fn relativize(py: Python<'_>, base: &str, target: &str) -> PyResult<String> {
+    let base = iri(py, base, "base")?;
+    let target = iri(py, target, "target")?;
+    Ok(base.relativize(&target).into_string())
+}
+
+/// A normalization level by name, or `ValueError`.
+fn level_of(name: &str) -> PyResult<Level> {
+    name.parse()
+        .map_err(|e: iribis::UnknownName| PyValueError::new_err(e.to_string()))
+}
+
+/// The normal form of `s` at `level`: ``"simple"`` (unchanged),
+/// ``"syntax"`` (RFC 3987 §5.3.2: case, percent-encodings, dot segments) or
+/// ``"scheme"`` (§5.3.3: also default ports, empty paths and IDN hosts).
+///
+/// >>> import iribis
+/// >>> iribis.normalize("HTTP://www.Example.ORG/%7euser/./a/../b")
+/// 'http://www.example.org/~user/b'
+/// >>> iribis.normalize("HTTP://xn--rsum-bpad.Example:80", level="scheme")
+/// 'http://résumé.example/'
+#[pyfunction]
+#[pyo3(signature = (s, level = "syntax"))]
+fn normalize(py: Python<'_>, s: &str, level: &str) -> PyResult<String> {
+    let level = level_of(level)?;
+    let r = IriRef::parse(s).map_err(|e| parse_error(py, &e))?;
+    Ok(r.normalize_with(level).into_string())
+}
+
+/// The lowest rung of the comparison ladder (RFC 3987 §5.3), up to `level`,
+/// at which `a` and `b` are equivalent: ``"simple"``, ``"syntax"`` or
+/// ``"scheme"``; ``None`` when they differ at every rung up to `level`.
+/// With ``ignore_fragment=True`` fragments are left out (§5.1).
+///
+/// >>> import iribis
+/// >>> iribis.compare("http://example.org/~a", "HTTP://example.org:80/%7Ea")
+/// 'scheme'
+/// >>> iribis.compare("http://example.org/~a", "HTTP://example.org/%7Ea", level="syntax")
+/// 'syntax'
+/// >>> iribis.compare("http://a/", "http://b/") is None
+/// True
+#[pyfunction]
+#[pyo3(signature = (a, b, level = "scheme", *, ignore_fragment = false))]
+fn compare(
+    py: Python<'_>,
+    a: &str,
+    b: &str,
+    level: &str,
+    ignore_fragment: bool,
+) -> PyResult<Option<&'static str>> {
+    let level = level_of(level)?;
+    let a = IriRef::parse(a).map_err(|e| parse_error(py, &e))?;
+    let b = IriRef::parse(b).map_err(|e| parse_error(py, &e))?;
+    Ok(iribis::normalize::compare(&a, &b, level, ignore_fragment).map(Level::name))
+}
+
+/// A conversion error as a Python exception: the parse error, or
+/// `ValueError` (IDNA, unknown charset).
+fn convert_error(py: Python<'_>, e: &ConvertError) -> PyErr {
+    match e {
+        ConvertError::Parse(p) => parse_error(py, p),
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+/// IRI → URI (3987bis §3): every character not allowed in a URI becomes
+/// the ``%HH`` of its UTF-8 octets. With ``idna=True`` registered names go
+/// through IDNA (``xn--``) instead (§3.4.2); `query_charset` is the WHATWG
+/// label of the document charset of an http(s) query (§3.5); with
+/// ``profile="leiri"`` a LEIRI's extra characters are encoded too.
+///
+/// >>> import iribis
+/// >>> iribis.to_uri("http://résumé.example.org/日本")
+/// 'http://r%C3%A9sum%C3%A9.example.org/%E6%97%A5%E6%9C%AC'
+/// >>> iribis.to_uri("http://résumé.example.org/", idna=True)
+/// 'http://xn--rsum-bpad.example.org/'
+/// >>> iribis.to_uri("http://h/?q=é", query_charset="windows-1252")
+/// 'http://h/?q=%E9'
+#[pyfunction]
+#[pyo3(signature = (s, *, idna = false, query_charset = None, profile = "rfc3987bis"))]
+fn to_uri(
+    py: Python<'_>,
+    s: &str,
+    idna: bool,
+    query_charset: Option<&str>,
+    profile: &str,
+) -> PyResult<String> {
+    let mut options = ToUriOptions::new().idna(idna).profile(profile_of(profile)?);
+    if let Some(label) = query_charset {
+        options = options
+            .query_charset(label)
+            .map_err(|e| convert_error(py, &e))?;
+    }
+    iribis::to_uri(s, &options).map_err(|e| convert_error(py, &e))
+}
+
+/// URI → IRI (3987bis §4.2): percent-encoded UTF-8 decoded where the
+/// character is allowed and safe to show; with ``idna=True`` (the default)
+/// ``xn--`` labels of DNS hosts become Unicode, unless they fail the host
+/// spoofing checks.
+///
+/// >>> import iribis
+/// >>> iribis.to_iri("http://xn--99zt52a.example.org/D%C3%BCrst")
+/// 'http://納豆.example.org/Dürst'
+/// >>> iribis.to_iri("http://xn--99zt52a.example.org/", idna=False)
+/// 'http://xn--99zt52a.example.org/'
+#[pyfunction]
+#[pyo3(signature = (s, *, idna = true))]
+fn to_iri(py: Python<'_>, s: &str, idna: bool) -> PyResult<String> {
+    iribis::to_iri(s, &ToIriOptions::new().idna(idna)).map_err(|e| convert_error(py, &e))
+}
+
+/// One finding of :func:`check`: its stable ``code``, ``severity``
+/// (``"info"``, ``"warning"`` or ``"error"``), the ``spec`` section it rests
+/// on, a ``message`` about this input, and its span: ``byte`` and ``char``
+/// offsets of its start, ``len`` in characters, and the ``component``.
+///
+/// >>> import iribis
+/// >>> v = iribis.check("http://example.org/a/./b")[0]
+/// >>> v
+/// Violation(code='DOT_SEGMENT', severity='warning', byte=21, char=21, len=1, component='path')
+/// >>> v.spec
+/// 'RFC 3986 §3.3'
+#[pyclass(frozen, eq, module = "iribis")]
+#[derive(PartialEq)]
+pub struct Violation {
+    #[pyo3(get)]
+    code: &'static str,
+    #[pyo3(get)]
+    severity: &'static str,
+    #[pyo3(get)]
+    spec: &'static str,
+    #[pyo3(get)]
+    message: String,
+    #[pyo3(get)]
+    byte: usize,
+    #[pyo3(get)]
+    char: usize,
+    #[pyo3(get)]
+    len: usize,
+    #[pyo3(get)]
+    component: &'static str,
+}
+
+impl From<Finding> for Violation {
+    fn from(v: Finding) -> Violation {
+        Violation {
+            code: v.code.name(),
+            severity: v.severity.name(),
+            spec: v.code.spec(),
+            message: v.message,
+            byte: v.byte,
+            char: v.char,
+            len: v.len,
+            component: v.component.name(),
+        }
+    }
+}
+
+#[pymethods]
+impl Violation {
+    fn __repr__(&self) -> String {
+        format!(
+            "Violation(code='{}', severity='{}', byte={}, char={}, len={}, component='{}')",
+            self.code, self.severity, self.byte, self.char, self.len, self.component
+        )
+    }
+}
+
+/// A severity by name.
+fn severity_of(name: &str) -> PyResult<Severity> {
+    [
+        Severity::Allow,
+        Severity::Info,
+        Severity::Warning,
+        Severity::Error,
+    ]
+    .into_iter()
+    .find(|s| s.name() == name)
+    .ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown severity {name:?}: expected allow, info, warning or error"
+        ))
+    })
+}
+
+/// The check options of `profile` and `severities`: a preset name
+/// (``default``, ``strict``, ``leiri``) or a mapping from code names to
+/// severity names, with the preset under the key ``"preset"``; `None` for
+/// the default preset.
+pub(crate) fn check_options(
+    profile: &str,
+    severities: Option<&Bound<'_, PyAny>>,
+) -> PyResult<CheckOptions> {
+    let preset_of = |name: &str| -> PyResult<Preset> {
+        name.parse()
+            .map_err(|e: iribis::UnknownName| PyValueError::new_err(e.to_string()))
+    };
+    let Some(severities) = severities else {
+        return Ok(CheckOptions {
+            profile: profile_of(profile)?,
+            ..CheckOptions::default()
+        });
+    };
+    let severities = if let Ok(name) = severities.extract::<String>() {
+        Severities::new(preset_of(&name)?)
+    } else if let Ok(map) = severities.cast::<PyDict>() {
+        let mut s = match map.get_item("preset")? {
+            Some(p) => Severities::new(preset_of(&p.extract::<String>()?)?),
+            None => Severities::new(Preset::Default),
+        };
+        for (k, v) in map.iter() {
+            let key: String = k.extract()?;
+            if key == "preset" {
+                continue;
+            }
+            let code = Code::from_name(&key).ok_or_else(|| {
+                PyValueError::new_err(format!("unknown code {key:?}: see `iri check --explain`"))
+            })?;
+            s = s.set(code, severity_of(&v.extract::<String>()?)?);
+        }
+        s
+    } else {
+        return Err(PyTypeError::new_err(
+            "severities must be a preset name or a dict of code names to severities",
+        ));
+    };
+    Ok(CheckOptions {
+        profile: profile_of(profile)?,
+        severities,
+        ..CheckOptions::default()
+    })
+}
+
+/// The conformance report of `s`: every finding not allowed by
+/// `severities`, in input order. `severities` is a preset (``"default"``,
+/// ``"strict"``, ``"leiri"``) or a dict of code names to severities
+/// (``"allow"``, ``"info"``, ``"warning"``, ``"error"``), with an optional
+/// ``"preset"`` key. An input that does not parse gets one
+/// ``SYNTAX_ERROR``.
+///
+/// >>> import iribis
+/// >>> [v.code for v in iribis.check("HTTP://example.org:80/a/./b?%7e")]
+/// ['UPPERCASE_SCHEME', 'DEFAULT_PORT', 'DOT_SEGMENT', 'PERCENT_ENCODED_UNRESERVED', 'PERCENT_ENCODING_LOWERCASE']
+/// >>> [(v.code, v.severity) for v in iribis.check("http://h/a b")]
+/// [('SYNTAX_ERROR', 'error')]
+/// >>> iribis.check("http://h/./a", severities={"DOT_SEGMENT": "allow"})
+/// []
+#[pyfunction]
+#[pyo3(signature = (s, *, profile = "rfc3987bis", severities = None))]
+fn check(
+    s: &str,
+    profile: &str,
+    severities: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<Violation>> {
+    let options = check_options(profile, severities)?;
+    Ok(iribis::check(s, &options)
+        .violations
+        .into_iter()
+        .map(Violation::from)
+        .collect())
+}
+
+#[pymodule]
+fn _iribis(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ParseError", m.py().get_type::<ParseError>())?;
+    m.add_class::<PyIriRef>()?;
+    m.add_class::<Violation>()?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(is_valid, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(relativize, m)?)?;
+    m.add_function(wrap_pyfunction!(normalize, m)?)?;
+    m.add_function(wrap_pyfunction!(compare, m)?)?;
+    m.add_function(wrap_pyfunction!(to_uri, m)?)?;
+    m.add_function(wrap_pyfunction!(to_iri, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    batch::register(m)?;
+    Ok(())
+}

@@ -45,6 +45,29 @@ impl GrammarRule {
             .map(|&s| GrammarRule(s))
     }
 
+    /// Whether `input` matches this rule under `profile`, as a whole: the
+    /// verdict of [`IriRef::parse`](crate::IriRef::parse) and
+    /// [`Components::parse`](crate::Components::parse) without the
+    /// components or an error (the rule's DFA alone, for every rule of the
+    /// grammar). A rule by its 3987bis name stands for the profile's own
+    /// (`IRI-reference` is `URI-reference` under `rfc3986`); one the
+    /// profile does not have matches nothing.
+    ///
+    /// ```
+    /// use iribis::{GrammarRule, Profile};
+    ///
+    /// let bis = Profile::Rfc3987bis;
+    /// assert!(GrammarRule::IRI_REFERENCE.matches("../résumé#s", bis));
+    /// assert!(!GrammarRule::IRI.matches("../résumé#s", bis));
+    /// assert!(!GrammarRule::IRI.matches("http://例え.jp/", Profile::Rfc3986));
+    /// let ipv4 = GrammarRule::from_name("IPv4address").unwrap();
+    /// assert!(ipv4.matches("192.0.2.1", bis) && !ipv4.matches("192.0.2.256", bis));
+    /// ```
+    pub fn matches(self, input: &str, profile: Profile) -> bool {
+        crate::fast::dfa_accepts(input, self, profile)
+            .unwrap_or_else(|| crate::syntax::pest_accepts(input, self, profile))
+    }
+
     /// Every rule, in grammar order.
     pub fn all() -> impl Iterator<Item = GrammarRule> {
         Sym::ALL.iter().map(|&s| GrammarRule(s))

@@ -807,3 +807,42 @@ fn every_from_str_of_a_name_has_the_same_error() {
     assert_eq!("LEIRI".parse::<Profile>(), Ok(Profile::Leiri));
     assert_eq!("scheme".parse::<Level>(), Ok(Level::Scheme));
 }
+
+/// `GrammarRule::matches` gives the parse's verdict, for the reference
+/// rules of every profile, on the mixed corpus.
+#[test]
+fn matches_agrees_with_parse() {
+    use iribis::{AbsoluteIri, GrammarRule, Iri, ParseOptions, RelativeRef};
+    let corpus = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/data/mixed-iris-20k.txt"
+    ))
+    .unwrap();
+    for line in corpus.lines().step_by(7) {
+        for profile in Profile::ALL {
+            let o = ParseOptions::new().profile(profile);
+            let cases = [
+                (
+                    GrammarRule::IRI_REFERENCE,
+                    IriRef::parse_with(line, &o).is_ok(),
+                ),
+                (GrammarRule::IRI, Iri::parse_with(line, &o).is_ok()),
+                (
+                    GrammarRule::ABSOLUTE_IRI,
+                    AbsoluteIri::parse_with(line, &o).is_ok(),
+                ),
+                (
+                    GrammarRule::IRELATIVE_REF,
+                    RelativeRef::parse_with(line, &o).is_ok(),
+                ),
+            ];
+            for (rule, parsed) in cases {
+                assert_eq!(
+                    rule.matches(line, profile),
+                    parsed,
+                    "{line:?} {rule} {profile}"
+                );
+            }
+        }
+    }
+}

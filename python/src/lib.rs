@@ -139,7 +139,14 @@ impl Start {
 
     /// Whether `s` matches the rule.
     pub(crate) fn accepts(self, s: &str) -> bool {
-        self.parse(s).is_ok()
+        let (rule, profile) = match self {
+            Start::Reference(p) => (GrammarRule::IRI_REFERENCE, p),
+            Start::Iri(p) => (GrammarRule::IRI, p),
+            Start::Absolute(p) => (GrammarRule::ABSOLUTE_IRI, p),
+            Start::Relative(p) => (GrammarRule::IRELATIVE_REF, p),
+            Start::Other(rule, p) => (rule, p),
+        };
+        rule.matches(s, profile)
     }
 
     /// Whether the rule is a reference rule, whose parses always have a
@@ -525,10 +532,7 @@ pub(crate) fn check_options(
             .map_err(|e: iribis::UnknownName| PyValueError::new_err(e.to_string()))
     };
     let Some(severities) = severities else {
-        return Ok(CheckOptions {
-            profile: profile_of(profile)?,
-            ..CheckOptions::default()
-        });
+        return Ok(CheckOptions::new().profile(profile_of(profile)?));
     };
     let severities = if let Ok(name) = severities.extract::<String>() {
         Severities::new(preset_of(&name)?)
@@ -553,11 +557,9 @@ pub(crate) fn check_options(
             "severities must be a preset name or a dict of code names to severities",
         ));
     };
-    Ok(CheckOptions {
-        profile: profile_of(profile)?,
-        severities,
-        ..CheckOptions::default()
-    })
+    Ok(CheckOptions::new()
+        .profile(profile_of(profile)?)
+        .severities(severities))
 }
 
 /// The conformance report of `s`: every finding not allowed by

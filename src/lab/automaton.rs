@@ -314,10 +314,10 @@ pub(crate) fn pest_automaton(
     })
 }
 
-/// pest's built-in rules that match one character of a set.
-pub(crate) fn builtin_class(name: &str) -> Option<CharSet> {
-    let v: &[(char, char)] = match name {
-        "ANY" => &[('\0', '\u{10FFFF}')],
+/// The character ranges of pest's built-in ASCII classes (`ASCII_DIGIT`,
+/// `ASCII_HEX_DIGIT`, ..., `ASCII`), by name.
+pub(crate) fn ascii_class(name: &str) -> Option<&'static [(char, char)]> {
+    Some(match name {
         "ASCII_DIGIT" => &[('0', '9')],
         "ASCII_NONZERO_DIGIT" => &[('1', '9')],
         "ASCII_BIN_DIGIT" => &[('0', '1')],
@@ -329,6 +329,14 @@ pub(crate) fn builtin_class(name: &str) -> Option<CharSet> {
         "ASCII_ALPHANUMERIC" => &[('a', 'z'), ('A', 'Z'), ('0', '9')],
         "ASCII" => &[('\0', '\x7f')],
         _ => return None,
+    })
+}
+
+/// pest's built-in rules that match one character of a set.
+pub(crate) fn builtin_class(name: &str) -> Option<CharSet> {
+    let v: &[(char, char)] = match name {
+        "ANY" => &[('\0', '\u{10FFFF}')],
+        _ => ascii_class(name)?,
     };
     Some(normalize(
         v.iter().map(|&(a, b)| (a as u32, b as u32)).collect(),

@@ -5,6 +5,7 @@ use std::fmt;
 use std::collections::BTreeSet;
 
 use super::automaton;
+use super::from_abnf::has_prose;
 use super::language::{abnf_accepts, char_set, contains, samples, undefined, CharSet};
 use super::{limits, GrammarError, PestGrammar};
 use crate::abnf::{Grammar, Node, Rule};
@@ -685,16 +686,6 @@ fn erratum(rule: &Rule, printed: &Grammar, abnf: &Grammar) -> Option<String> {
         "departs from the rule printed in {} as corrected by {}{shown}",
         old.origin, rule.origin
     ))
-}
-
-fn has_prose(node: &Node) -> bool {
-    match node {
-        Node::Alternation(v) | Node::Concatenation(v) => v.iter().any(has_prose),
-        Node::Repetition { max: Some(0), .. } => false,
-        Node::Repetition { node, .. } => has_prose(node),
-        Node::Prose(_) => true,
-        _ => false,
-    }
 }
 
 /// How [`check`] runs the single-character rules over the code points.

@@ -139,7 +139,9 @@ fn transcribe(g: &Grammar) -> String {
     out
 }
 
-fn has_prose(node: &Node) -> bool {
+/// Whether `node` has a prose value (`<...>`), which no automaton or
+/// string can stand for, where it can match.
+pub(crate) fn has_prose(node: &Node) -> bool {
     match node {
         Node::Alternation(v) | Node::Concatenation(v) => v.iter().any(has_prose),
         Node::Repetition { max: Some(0), .. } => false,

@@ -634,18 +634,8 @@ fn char_bounds(rules: &[OptimizedRule]) -> Option<Vec<u32>> {
                 let ranges: &[(char, char)] = match name.as_str() {
                     n if names.contains(n) => &[],
                     "ANY" | "SOI" | "EOI" => &[],
-                    "ASCII_DIGIT" => &[('0', '9')],
-                    "ASCII_NONZERO_DIGIT" => &[('1', '9')],
-                    "ASCII_BIN_DIGIT" => &[('0', '1')],
-                    "ASCII_OCT_DIGIT" => &[('0', '7')],
-                    "ASCII_HEX_DIGIT" => &[('0', '9'), ('a', 'f'), ('A', 'F')],
-                    "ASCII_ALPHA_LOWER" => &[('a', 'z')],
-                    "ASCII_ALPHA_UPPER" => &[('A', 'Z')],
-                    "ASCII_ALPHA" => &[('a', 'z'), ('A', 'Z')],
-                    "ASCII_ALPHANUMERIC" => &[('a', 'z'), ('A', 'Z'), ('0', '9')],
-                    "ASCII" => &[('\0', '\x7f')],
                     "NEWLINE" => &[('\n', '\n'), ('\r', '\r')],
-                    _ => return None,
+                    other => super::automaton::ascii_class(other)?,
                 };
                 for &(lo, hi) in ranges {
                     b.extend([lo as u32, hi as u32 + 1]);

@@ -98,6 +98,28 @@ pub(crate) struct Found {
     pub(crate) what: What,
 }
 
+/// Writes the items of `first` and `second` (each in document order) to
+/// `sink` in document order; at the same offset, `second`'s first (an error
+/// before the IRI it is about).
+pub(crate) fn merge_in_order(
+    first: Vec<Found>,
+    second: Vec<Found>,
+    sink: &mut dyn FnMut(Found) -> io::Result<()>,
+) -> io::Result<()> {
+    let (mut xs, mut ys) = (first.into_iter().peekable(), second.into_iter().peekable());
+    loop {
+        let next = match (xs.peek(), ys.peek()) {
+            (Some(x), Some(y)) if y.offset <= x.offset => ys.next(),
+            (Some(_), _) => xs.next(),
+            (None, Some(_)) => ys.next(),
+            (None, None) => return Ok(()),
+        };
+        if let Some(f) = next {
+            sink(f)?;
+        }
+    }
+}
+
 pub(crate) enum What {
     /// An IRI reference, as written (the format's escapes decoded), and
     /// resolved against the base when it is relative. The reference is

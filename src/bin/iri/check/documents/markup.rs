@@ -711,18 +711,7 @@ impl Merge {
         }
         let mine: Vec<Found> = self.mine.drain(..i).collect();
         let theirs: Vec<Found> = self.theirs.drain(..j).collect();
-        let (mut a, mut b) = (mine.into_iter().peekable(), theirs.into_iter().peekable());
-        loop {
-            let next = match (a.peek(), b.peek()) {
-                (Some(x), Some(y)) if y.offset <= x.offset => b.next(),
-                (Some(_), _) => a.next(),
-                (None, Some(_)) => b.next(),
-                (None, None) => return Ok(()),
-            };
-            if let Some(f) = next {
-                sink(f)?;
-            }
-        }
+        super::merge_in_order(mine, theirs, sink)
     }
 }
 

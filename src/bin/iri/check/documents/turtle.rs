@@ -216,21 +216,7 @@ fn emit_before(
         let k = v.iter().take_while(|f| f.offset < upto).count();
         v.drain(..k).collect::<Vec<_>>()
     };
-    let (mut xs, mut ys) = (
-        take(a).into_iter().peekable(),
-        take(b).into_iter().peekable(),
-    );
-    loop {
-        let next = match (xs.peek(), ys.peek()) {
-            (Some(x), Some(y)) if y.offset <= x.offset => ys.next(),
-            (Some(_), _) => xs.next(),
-            (None, Some(_)) => ys.next(),
-            (None, None) => return Ok(()),
-        };
-        if let Some(f) = next {
-            sink(f)?;
-        }
-    }
+    super::merge_in_order(take(a), take(b), sink)
 }
 
 /// What a token is to the directives around it.

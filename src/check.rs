@@ -863,8 +863,9 @@ fn check_host(
 /// Dot segments in the path of an IRI (RFC 3986 §5.2.4 removes them on
 /// resolution).
 fn check_path(r: &IriRef<&str>, found: &mut Findings<'_>) {
-    if r.scheme().is_some() {
-        let path = r.path();
+    // Without a "." at the start of a segment there is none to find.
+    let path = r.path();
+    if r.scheme().is_some() && (path.starts_with('.') || path.contains("/.")) {
         let mut offset = found.offset(path);
         for seg in path.split('/') {
             if seg == "." || seg == ".." {

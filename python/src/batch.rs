@@ -62,21 +62,58 @@ impl Items {
         Ok(Items::List(list))
     }
 
-    /// Calls `f` on each item in order, `None` for a null.
-    fn each(&self, mut f: impl FnMut(Option<&str>)) {
+    /// The items by index, whatever holds them.
+    fn view(&self) -> View<'_> {
         match self {
-            Items::List(list) => list.iter().for_each(|s| f(s.as_deref())),
+            Items::List(list) => View::List(list),
             Items::Arrow(array) => {
                 let any = array.as_any();
                 if let Some(a) = any.downcast_ref::<StringArray>() {
-                    a.iter().for_each(f);
+                    View::Utf8(a)
                 } else if let Some(a) = any.downcast_ref::<LargeStringArray>() {
-                    a.iter().for_each(f);
+                    View::Large(a)
                 } else if let Some(a) = any.downcast_ref::<StringViewArray>() {
-                    a.iter().for_each(f);
+                    View::Views(a)
+                } else {
+                    View::List(&[])
                 }
             }
         }
+    }
+
+    /// `f` on each item, in order, on every core for a large batch: the
+    /// items are cut into one contiguous run per thread and the results
+    /// joined in order (the GIL is released by the caller).
+    fn map<T: Send>(&self, f: impl Fn(Option<&str>) -> T + Sync) -> Vec<T> {
+        let view = self.view();
+        let n = view.len();
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        // Below a few thousand items a thread costs more than it saves.
+        let threads = cores.min(n / 4096).max(1);
+        if threads == 1 {
+            return (0..n).map(|i| f(view.get(i))).collect();
+        }
+        let per = n.div_ceil(threads);
+        let (f, view) = (&f, &view);
+        std::thread::scope(|scope| {
+            let runs: Vec<_> = (0..threads)
+                .map(|t| {
+                    scope.spawn(move || {
+                        (t * per..((t + 1) * per).min(n))
+                            .map(|i| f(view.get(i)))
+                            .collect::<Vec<T>>()
+                    })
+                })
+                .collect();
+            let mut out = Vec::with_capacity(n);
+            for run in runs {
+                match run.join() {
+                    Ok(part) => out.extend(part),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            }
+            out
+        })
     }
 
     /// The nulls of an Arrow array.
@@ -84,6 +121,35 @@ impl Items {
         match self {
             Items::Arrow(array) => array.logical_nulls(),
             Items::List(_) => None,
+        }
+    }
+}
+
+/// The items of a batch by index.
+enum View<'a> {
+    List(&'a [Option<PyBackedStr>]),
+    Utf8(&'a StringArray),
+    Large(&'a LargeStringArray),
+    Views(&'a StringViewArray),
+}
+
+impl<'a> View<'a> {
+    fn len(&self) -> usize {
+        match self {
+            View::List(l) => l.len(),
+            View::Utf8(a) => a.len(),
+            View::Large(a) => a.len(),
+            View::Views(a) => a.len(),
+        }
+    }
+
+    /// Item `i`, `None` where it is null.
+    fn get(&self, i: usize) -> Option<&'a str> {
+        match self {
+            View::List(l) => l[i].as_deref(),
+            View::Utf8(a) => (!a.is_null(i)).then(|| a.value(i)),
+            View::Large(a) => (!a.is_null(i)).then(|| a.value(i)),
+            View::Views(a) => (!a.is_null(i)).then(|| a.value(i)),
         }
     }
 }
@@ -112,11 +178,7 @@ fn is_valid_many<'py>(
         return Ok(out);
     }
     let items = Items::read(items)?;
-    let valid = py.detach(|| {
-        let mut valid = Vec::new();
-        items.each(|s| valid.push(s.map(|s| start.accepts(s))));
-        valid
-    });
+    let valid = py.detach(|| items.map(|s| s.map(|s| start.accepts(s))));
     match items {
         Items::List(_) => Ok(PyList::new(py, valid)?.into_any()),
         Items::Arrow(_) => {
@@ -159,11 +221,7 @@ fn per_chunk<'py>(
 
 /// The reports of every item, computed with the GIL released.
 fn reports(py: Python<'_>, items: &Items, options: &CheckOptions) -> Vec<Option<Report>> {
-    py.detach(|| {
-        let mut reports = Vec::new();
-        items.each(|s| reports.push(s.map(|s| iribis::check(s, options))));
-        reports
-    })
+    py.detach(|| items.map(|s| s.map(|s| iribis::check(s, options))))
 }
 
 /// :func:`check` on each item: for a list, a list of lists of

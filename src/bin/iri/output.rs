@@ -256,9 +256,9 @@ fn write_safe_json_bytes(out: &mut impl Write, json: &[u8]) -> io::Result<()> {
         match c {
             Some(c) if is_invisible(c) => {
                 out.write_all(&json[start..i])?;
-                for unit in c.encode_utf16(&mut [0; 2]) {
-                    write!(out, "\\u{unit:04x}")?;
-                }
+                let mut escape = Vec::with_capacity(12);
+                push_unicode_escape(&mut escape, c);
+                out.write_all(&escape)?;
                 i += len;
                 start = i;
             }
@@ -275,7 +275,6 @@ fn write_safe_json_bytes(out: &mut impl Write, json: &[u8]) -> io::Result<()> {
 /// [`write_safe_json_bytes`] writes them: safe to print as it is. Eight
 /// bytes at a time where there is nothing to escape, the common case.
 pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = s.as_bytes();
     buf.push(b'"');
     let mut start = 0;
@@ -301,12 +300,7 @@ pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
             let c = s[i..].chars().next().unwrap_or(' ');
             if is_invisible(c) {
                 buf.extend_from_slice(&bytes[start..i]);
-                for unit in c.encode_utf16(&mut [0; 2]) {
-                    buf.extend_from_slice(b"\\u");
-                    for shift in [12, 8, 4, 0] {
-                        buf.push(HEX[usize::from((*unit >> shift) as u8 & 15)]);
-                    }
-                }
+                push_unicode_escape(buf, c);
                 start = i + c.len_utf8();
             }
             i += c.len_utf8();
@@ -329,14 +323,7 @@ pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
         buf.extend_from_slice(&bytes[start..i]);
         match short {
             Some(e) => buf.extend_from_slice(&[b'\\', e]),
-            None => buf.extend_from_slice(&[
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(b >> 4)],
-                HEX[usize::from(b & 15)],
-            ]),
+            None => push_unicode_escape(buf, char::from(b)),
         }
         i += 1;
         start = i;
@@ -349,26 +336,41 @@ pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
 /// control, `"` or `\` (a byte above a control may be flagged too; the
 /// caller then looks at each byte).
 fn needs_json_escape(word: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let below = |n: u8| word.wrapping_sub(ONES * u64::from(n)) & !word & HIGH;
-    let equal = |b: u8| {
-        let x = word ^ (ONES * u64::from(b));
-        x.wrapping_sub(ONES) & !x & HIGH
-    };
-    below(0x20) | equal(b'"') | equal(b'\\') != 0
+    has_byte_below(word, 0x20) || has_byte(word, b'"') || has_byte(word, b'\\')
 }
 
 /// Whether one of the eight bytes of `word` is outside ASCII or DEL: the
 /// bytes [`write_safe_json_bytes`] must look at.
 fn needs_a_look(word: u64) -> bool {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    const LOW: u64 = 0x7F7F_7F7F_7F7F_7F7F;
-    // A byte is DEL when it XOR 0x7F is zero (tested without a carry
-    // across bytes).
-    let x = word ^ LOW;
-    let del = !(((x & LOW).wrapping_add(LOW)) | x | LOW);
-    (word & HIGH) | del != 0
+    word & HIGH != 0 || has_byte(word, 0x7F)
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Whether one of the eight bytes of `word` is below `n` (at most 0x80):
+/// subtracting `n` from such a byte borrows into its high bit, which the
+/// byte did not have.
+fn has_byte_below(word: u64, n: u8) -> bool {
+    word.wrapping_sub(ONES * u64::from(n)) & !word & HIGH != 0
+}
+
+/// Whether one of the eight bytes of `word` is `b`: a zero byte of
+/// `word ^ b...b`.
+fn has_byte(word: u64, b: u8) -> bool {
+    has_byte_below(word ^ (ONES * u64::from(b)), 1)
+}
+
+/// `\uxxxx` for each UTF-16 unit of `c` (lowercase hex, as serde_json
+/// writes the escapes of controls).
+fn push_unicode_escape(buf: &mut Vec<u8>, c: char) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for unit in c.encode_utf16(&mut [0; 2]) {
+        buf.extend_from_slice(b"\\u");
+        for shift in [12, 8, 4, 0] {
+            buf.push(HEX[usize::from((*unit >> shift) as u8 & 15)]);
+        }
+    }
 }
 
 /// The decimal digits of `n`, in `buf`.

@@ -78,6 +78,22 @@ impl Doc<'_> {
         }
     }
 
+    /// Reads the next chunk of the document into `chunk` (0 at its end),
+    /// counted on the progress bar; a read interrupted by a signal is
+    /// tried again.
+    pub(crate) fn read(&self, reader: &mut impl Read, chunk: &mut [u8]) -> io::Result<usize> {
+        loop {
+            match reader.read(chunk) {
+                Ok(n) => {
+                    self.progress(n);
+                    return Ok(n);
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// [`Doc::progress`], as a function of its own.
     pub(crate) fn progress_fn(&self) -> Box<dyn Fn(usize)> {
         let bar = self.progress.cloned();

@@ -104,12 +104,7 @@ pub(crate) fn scan_html(
     let mut base_set = false;
     let mut chunk = vec![0; CHUNK];
     loop {
-        let n = match reader.read(&mut chunk) {
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        doc.progress(n);
+        let n = doc.read(&mut reader, &mut chunk)?;
         tracker.push(&chunk[..n]);
         if n > 0 {
             rewriter.write(&chunk[..n]).map_err(io::Error::other)?;

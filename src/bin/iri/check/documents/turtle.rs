@@ -115,12 +115,7 @@ pub(crate) fn scan(
     let mut shift = 0;
     let mut chunk = vec![0; CHUNK];
     loop {
-        let n = match reader.read(&mut chunk) {
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        doc.progress(n);
+        let n = doc.read(&mut reader, &mut chunk)?;
         let bytes = &chunk[..n];
         if n == 0 {
             parser.end();

@@ -127,19 +127,14 @@ impl Builder {
     }
 
     /// Writes every component of `r`, with `host` in place of its host's
-    /// text when given (a registered name converted by IDNA stays a
-    /// registered name).
-    pub(crate) fn copy_of<T: Storage>(r: &IriRef<T>, host: Option<&str>) -> IriRef<String> {
-        let extra = host.map_or(0, str::len);
-        let mut out = Builder::with_capacity(r.as_str().len() + extra);
+    /// text (a registered name converted by IDNA stays a registered name).
+    pub(crate) fn copy_with_host<T: Storage>(r: &IriRef<T>, host: &str) -> IriRef<String> {
+        let mut out = Builder::with_capacity(r.as_str().len() + host.len());
         if let Some(s) = r.scheme() {
             out.scheme(s);
         }
         if r.authority().is_some() {
-            match host {
-                Some(h) => out.authority(r.userinfo(), h, HostMeta::RegName, (0, 0), r.port()),
-                None => out.authority_of(r),
-            }
+            out.authority(r.userinfo(), host, HostMeta::RegName, (0, 0), r.port());
         }
         let start = out.len();
         out.text_mut().push_str(r.path());

@@ -330,15 +330,16 @@ fn convert_to_uri(
             Some("http" | "https")
         )
     });
-    // The IRI with its host converted, and its query's span: the query
-    // alone is encoded in the document charset.
-    let written = Builder::copy_of(&r, host_converted.as_deref());
-    let text = written.as_str();
-    let (q0, q1) = written
-        .meta()
-        .query
-        .get()
-        .unwrap_or((text.len(), text.len()));
+    // The IRI (a copy with its host converted, if it was), and its
+    // query's span: the query alone is encoded in the document charset.
+    let written = host_converted
+        .as_deref()
+        .map(|host| Builder::copy_with_host(&r, host));
+    let (text, meta) = match &written {
+        Some(w) => (w.as_str(), w.meta()),
+        None => (r.as_str(), r.meta()),
+    };
+    let (q0, q1) = meta.query.get().unwrap_or((text.len(), text.len()));
     let pieces = [
         (&text[..q0], None),
         (&text[q0..q1], charset),

@@ -198,17 +198,17 @@ impl<T: crate::iri::Storage> IriRef<T> {
                 .port()
                 .filter(|p| !scheme_level || !(p.is_empty() || default_port(p)));
             let reg_name = host_meta == HostMeta::RegName;
-            let idn = (scheme_level && reg_name && dns)
-                .then(|| {
-                    let mut normal = String::with_capacity(host.len());
-                    normalize_reg_name(host, &mut normal);
-                    idn_host(&normal)
-                })
-                .flatten();
+            // At the scheme level a DNS name is also decoded from its
+            // A-labels (normalized once, then one or the other written).
+            let dns_name = (scheme_level && reg_name && dns).then(|| {
+                let mut normal = String::with_capacity(host.len());
+                normalize_reg_name(host, &mut normal);
+                idn_host(&normal).unwrap_or(normal)
+            });
             out.authority_with(
                 userinfo,
-                |out: &mut String| match &idn {
-                    Some(idn) => out.push_str(idn),
+                |out: &mut String| match &dns_name {
+                    Some(name) => out.push_str(name),
                     None if reg_name => normalize_reg_name(host, out),
                     None => {
                         let at = out.len();

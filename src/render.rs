@@ -59,11 +59,17 @@ pub fn is_invisible(c: char) -> bool {
 /// [invisible](is_invisible) character, whitespace or a combining mark.
 /// The one spelling of a character in parse errors and check findings.
 pub(crate) fn describe(c: char) -> String {
-    if is_invisible(c) || c.is_whitespace() || crate::unicode::is_combining_mark(c) {
-        format!("U+{:04X}", c as u32)
-    } else {
+    if shows_alone(c) {
         format!("'{c}' (U+{:04X})", c as u32)
+    } else {
+        format!("U+{:04X}", c as u32)
     }
+}
+
+/// Whether `c` shows by itself between quotes in a message: not
+/// [invisible](is_invisible), whitespace or a combining mark.
+pub(crate) fn shows_alone(c: char) -> bool {
+    !(is_invisible(c) || c.is_whitespace() || crate::unicode::is_combining_mark(c))
 }
 
 /// `text` with every [invisible](is_invisible) character written as

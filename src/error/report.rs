@@ -6,7 +6,7 @@ use std::fmt;
 use super::{ErrorKind, ParseError};
 use crate::components::Component;
 use crate::profile::Profile;
-use crate::render::describe;
+use crate::render::{describe, shows_alone};
 use crate::syntax::Sym;
 
 impl ParseError {
@@ -252,10 +252,10 @@ impl fmt::Display for ParseError {
 fn quote(c: char) -> String {
     if c == ' ' {
         "' '".into()
-    } else if describe(c).starts_with('U') {
-        format!("U+{:04X}", c as u32)
-    } else {
+    } else if shows_alone(c) {
         format!("'{c}'")
+    } else {
+        format!("U+{:04X}", c as u32)
     }
 }
 

@@ -573,24 +573,8 @@ pub(crate) fn parse_with(
                 Answer::failed(Failure::at(text, f.byte, f.to_string(), "input", &spec))
             }
             Err(f) => {
-                let expected: Vec<String> = f
-                    .expected
-                    .iter()
-                    .map(|r| lab::spelling(r).to_string())
-                    .collect();
-                let (message, component) = match f.explain(text, rule, profile) {
-                    Some(e) => (e.message(), e.component().name()),
-                    None => (format!("no match for {shown}"), "input"),
-                };
-                let failure =
-                    Failure::at(text, f.byte, message, component, &spec).expected(expected.clone());
-                let mut pest_words = f.clone();
-                pest_words.expected = expected;
-                let human = format!(
-                    "{}\n  = {}\n",
-                    failure.report(),
-                    escape_invisible(&pest_words.to_string())
-                );
+                let (failure, human) = explained(&f, text, rule, profile, shown, &spec);
+                let human = format!("{human}\n");
                 // The report, and pest's own words.
                 let mut answer = Answer::failed(failure);
                 answer.failure = None;
@@ -645,30 +629,45 @@ pub(crate) fn tree_with(
         }
         Err(f) if f.limit.is_some() => Err(usage(format!("{}: {f}", path.display()))),
         Err(f) => {
-            let expected: Vec<String> = f
-                .expected
-                .iter()
-                .map(|r| lab::spelling(r).to_string())
-                .collect();
-            let (message, component) = match f.explain(input, rule, profile) {
-                Some(e) => (e.message(), e.component().name()),
-                None => (format!("no match for {shown}"), "input"),
-            };
-            let failure =
-                Failure::at(input, f.byte, message, component, &spec).expected(expected.clone());
+            let (failure, human) = explained(&f, input, rule, profile, shown, &spec);
             if as_json {
                 crate::tree::write_json(&mut out, input, shown, None, Some(failure.json()))?;
             } else {
-                let mut pest_words = f.clone();
-                pest_words.expected = expected;
-                writeln!(
-                    out,
-                    "{}\n  = {}",
-                    failure.report(),
-                    escape_invisible(&pest_words.to_string())
-                )?;
+                writeln!(out, "{human}")?;
             }
             Ok(Outcome::SomeInvalid)
         }
     }
+}
+
+/// A runtime grammar's failure on `input` as the built-in grammar would
+/// explain it (message and component, or "no match for" the rule), with
+/// the expected rules in ABNF spelling; and the human report: that
+/// explanation, then pest's own words.
+fn explained(
+    f: &lab::RuntimeFailure,
+    input: &str,
+    rule: &str,
+    profile: Profile,
+    shown: &str,
+    spec: &str,
+) -> (Failure, String) {
+    let expected: Vec<String> = f
+        .expected
+        .iter()
+        .map(|r| lab::spelling(r).to_string())
+        .collect();
+    let (message, component) = match f.explain(input, rule, profile) {
+        Some(e) => (e.message(), e.component().name()),
+        None => (format!("no match for {shown}"), "input"),
+    };
+    let failure = Failure::at(input, f.byte, message, component, spec).expected(expected.clone());
+    let mut pest_words = f.clone();
+    pest_words.expected = expected;
+    let human = format!(
+        "{}\n  = {}",
+        failure.report(),
+        escape_invisible(&pest_words.to_string())
+    );
+    (failure, human)
 }

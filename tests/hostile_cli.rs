@@ -140,6 +140,25 @@ fn escapes_are_shown() {
     assert!(out.contains(r#""input":"http://a/\u2028""#), "{out}");
 }
 
+/// A usage error keeps its line breaks, and escapes what the command line
+/// brought into it.
+#[test]
+fn usage_errors_keep_their_lines() {
+    let o = iri(&["to-uri", "--cores"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("unexpected argument '--cores'"), "{err}");
+    assert!(err.lines().count() > 2 && !err.contains(r"\u{A}"), "{err}");
+    let o = iri(&["to-uri", "--x\u{202E}y"], b"");
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        err.contains(r"'--x\u{202E}y'") && !err.contains(r"\u{A}"),
+        "{err}"
+    );
+    assert!(err.lines().count() > 2, "{err}");
+    assert_terminal_safe("usage error", err.as_bytes());
+}
+
 /// A right-to-left input is shown in one left-to-right embedding (RFC 3987
 /// §4.1), and a bidi control of the input is escaped all the same.
 #[test]

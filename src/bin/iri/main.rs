@@ -173,8 +173,16 @@ fn main() -> ExitCode {
 /// it is printed plain and escaped.
 fn usage_error(e: &clap::Error) -> ExitCode {
     let plain = e.render().to_string();
-    if e.use_stderr() && plain.chars().any(iribis::render::is_invisible) {
-        let _ = write!(io::stderr(), "{}", iribis::render::escape_invisible(&plain));
+    // clap's message is several lines: escape within each line, so that an
+    // argument's escape sequences never reach the terminal but the line
+    // breaks stay line breaks.
+    let invisible = |line: &str| line.chars().any(iribis::render::is_invisible);
+    if e.use_stderr() && plain.split('\n').any(invisible) {
+        let shown: Vec<_> = plain
+            .split('\n')
+            .map(iribis::render::escape_invisible)
+            .collect();
+        let _ = write!(io::stderr(), "{}", shown.join("\n"));
     } else {
         let _ = e.print();
     }

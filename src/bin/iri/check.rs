@@ -16,10 +16,9 @@ use iribis::check::{CheckOptions, Code, Preset, Report, Severities, Severity};
 use iribis::render::{escape_invisible, escape_line};
 use iribis::spoof::ProtectedDomains;
 use iribis::{check, Profile};
-use serde_json::json;
 
 use crate::inputs::{inputs, Input, Line, Preprocess};
-use crate::output::{guarded, write_json, write_json_part, Failure};
+use crate::output::{guarded, itoa, push_json_str, write_safe_json_bytes, Failure};
 use crate::Outcome;
 
 /// The output format of `iri check`.
@@ -371,9 +370,10 @@ fn check_all(batch: &[Line], options: &CheckOptions) -> Vec<Result<Report, Failu
     })
 }
 
-/// Writes one input's JSON line, a finding at a time: an input with a
-/// million findings never holds them all as JSON values. `extra` is more
-/// `,"key":value` pairs, written after `line`.
+/// Writes one input's JSON line, `extra` (more `,"key":value` pairs,
+/// terminal-safe) after `line`. The common line, a valid input without
+/// findings, is written by hand; findings and errors are serialized from
+/// borrowed fields and then have their invisible characters escaped.
 fn write_json_line(
     out: &mut impl Write,
     line: usize,
@@ -381,41 +381,71 @@ fn write_json_line(
     answer: &Result<Report, Failure>,
     extra: &[u8],
 ) -> io::Result<()> {
-    let report = match answer {
-        Ok(report) => report,
-        Err(failure) => {
-            let head = json!({"input": input, "valid": false, "violations": [], "error": failure.json(), "line": line});
-            let mut text = Vec::new();
-            write_json(&mut text, &head)?;
-            // Without its closing brace and newline.
-            text.truncate(text.len().saturating_sub(2));
-            out.write_all(&text)?;
-            out.write_all(extra)?;
-            return out.write_all(b"}\n");
-        }
+    let mut buf = Vec::with_capacity(input.len() + 64 + extra.len());
+    buf.extend_from_slice(b"{\"input\":");
+    push_json_str(&mut buf, input);
+    let (valid, violations) = match answer {
+        Ok(report) => (report.valid, &report.violations[..]),
+        Err(_) => (false, &[][..]),
     };
-    out.write_all(b"{\"input\":")?;
-    write_json_part(out, &input.into())?;
-    write!(out, ",\"valid\":{},\"violations\":[", report.valid)?;
-    for (i, v) in report.violations.iter().enumerate() {
+    buf.extend_from_slice(if valid {
+        b",\"valid\":true,\"violations\":["
+    } else {
+        b",\"valid\":false,\"violations\":["
+    });
+    // Everything before is escaped already (push_json_str).
+    let safe = buf.len();
+    for (i, v) in violations.iter().enumerate() {
         if i > 0 {
-            out.write_all(b",")?;
+            buf.push(b',');
         }
-        let v = json!({
-            "code": v.code.name(),
-            "severity": v.severity.name(),
-            "spec": v.code.spec(),
-            "message": v.message,
-            "byte": v.byte,
-            "char": v.char,
-            "len": v.len,
-            "component": v.component.name(),
-        });
-        write_json_part(out, &v)?;
+        serde_json::to_writer(&mut buf, &ViolationJson::of(v))?;
     }
-    write!(out, "],\"line\":{line}")?;
-    out.write_all(extra)?;
-    out.write_all(b"}\n")
+    buf.push(b']');
+    if let Err(failure) = answer {
+        buf.extend_from_slice(b",\"error\":");
+        failure.push_json(&mut buf)?;
+    }
+    buf.extend_from_slice(b",\"line\":");
+    buf.extend_from_slice(itoa(line, &mut [0; 20]));
+    let unsafe_end = buf.len();
+    buf.extend_from_slice(extra);
+    buf.extend_from_slice(b"}\n");
+    if violations.is_empty() && answer.is_ok() {
+        out.write_all(&buf)
+    } else {
+        out.write_all(&buf[..safe])?;
+        write_safe_json_bytes(out, &buf[safe..unsafe_end])?;
+        out.write_all(&buf[unsafe_end..])
+    }
+}
+
+/// A finding as the JSON output has it.
+#[derive(serde::Serialize)]
+struct ViolationJson<'a> {
+    code: &'static str,
+    severity: &'static str,
+    spec: &'static str,
+    message: &'a str,
+    byte: usize,
+    char: usize,
+    len: usize,
+    component: &'static str,
+}
+
+impl<'a> ViolationJson<'a> {
+    fn of(v: &'a iribis::check::Violation) -> Self {
+        ViolationJson {
+            code: v.code.name(),
+            severity: v.severity.name(),
+            spec: v.code.spec(),
+            message: &v.message,
+            byte: v.byte,
+            char: v.char,
+            len: v.len,
+            component: v.component.name(),
+        }
+    }
 }
 
 fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) -> io::Result<()> {

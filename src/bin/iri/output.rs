@@ -14,7 +14,7 @@ use std::panic::AssertUnwindSafe;
 
 use iribis::render::{escape_invisible, is_invisible, underline};
 use iribis::ParseError;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::inputs::{Input, Line};
 use crate::Outcome;
@@ -24,6 +24,7 @@ use crate::Outcome;
 /// report with a window of the input.
 pub(crate) struct Failure(Box<Details>);
 
+#[derive(serde::Serialize)]
 struct Details {
     byte: usize,
     char: usize,
@@ -31,6 +32,7 @@ struct Details {
     component: &'static str,
     expected: Vec<String>,
     spec: Option<String>,
+    #[serde(skip)]
     report: Report,
 }
 
@@ -130,15 +132,13 @@ impl Failure {
 
     /// The `error` object of the JSON output.
     pub(crate) fn json(&self) -> Value {
-        let d = &self.0;
-        json!({
-            "byte": d.byte,
-            "char": d.char,
-            "message": d.message,
-            "component": d.component,
-            "expected": d.expected,
-            "spec": d.spec,
-        })
+        serde_json::to_value(&*self.0).unwrap_or(Value::Null)
+    }
+
+    /// Appends the `error` object of the JSON output to `buf`, serialized
+    /// from the fields (its invisible characters not escaped yet).
+    pub(crate) fn push_json(&self, buf: &mut Vec<u8>) -> io::Result<()> {
+        Ok(serde_json::to_writer(buf, &*self.0)?)
     }
 
     /// The character offset of the error.
@@ -226,7 +226,7 @@ fn write_safe_json(out: &mut impl Write, text: &str) -> io::Result<()> {
 /// only the characters outside ASCII (and DEL) are looked at, since
 /// serde_json escapes the C0 controls. Octets that are not UTF-8 are
 /// written as they are.
-fn write_safe_json_bytes(out: &mut impl Write, json: &[u8]) -> io::Result<()> {
+pub(crate) fn write_safe_json_bytes(out: &mut impl Write, json: &[u8]) -> io::Result<()> {
     let mut start = 0;
     let mut i = 0;
     while i < json.len() {
@@ -374,7 +374,7 @@ fn push_unicode_escape(buf: &mut Vec<u8>, c: char) {
 }
 
 /// The decimal digits of `n`, in `buf`.
-fn itoa(mut n: usize, buf: &mut [u8; 20]) -> &[u8] {
+pub(crate) fn itoa(mut n: usize, buf: &mut [u8; 20]) -> &[u8] {
     let mut i = buf.len();
     loop {
         i -= 1;
@@ -400,6 +400,8 @@ pub(crate) struct Answer {
     pub(crate) fields: Map<String, Value>,
     /// Fields serialized already, `"key":value` pairs joined by commas,
     /// written after `fields`: the common path builds no `Value` per line.
+    /// Escaped for a terminal already when the answer succeeded (see
+    /// [`push_json_str`]); a failure's error object is not.
     pub(crate) serialized: Vec<u8>,
     pub(crate) human: String,
     pub(crate) ok: bool,
@@ -410,11 +412,13 @@ pub(crate) struct Answer {
 impl Answer {
     /// The answer for an input that failed.
     pub(crate) fn failed(failure: Failure) -> Answer {
-        let mut fields = Map::new();
-        fields.insert("error".into(), failure.json());
+        let mut serialized = b"\"error\":".to_vec();
+        // Writing into a vector fails only on a serializer error, which
+        // these plain fields cannot cause.
+        let _ = failure.push_json(&mut serialized);
         Answer {
-            fields,
-            serialized: Vec::new(),
+            fields: Map::new(),
+            serialized,
             human: String::new(),
             ok: false,
             failure: Some(failure),
@@ -547,7 +551,7 @@ pub(crate) fn answer_each(
             line.push(b'}');
             // What push_json_str wrote has its invisible characters escaped
             // already; what serde_json wrote gets the pass that does it.
-            if shape.head.is_empty() && answer.fields.is_empty() {
+            if shape.head.is_empty() && answer.fields.is_empty() && answer.failure.is_none() {
                 out.write_all(&line)?;
             } else {
                 write_safe_json_bytes(&mut out, &line)?;

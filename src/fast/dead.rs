@@ -15,7 +15,7 @@
 //! of its own in `tables/PROFILE-rules.dfa`, written by `gen/`.
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use super::{body, validator, Validator};
 use crate::profile::Profile;
@@ -29,6 +29,8 @@ pub(crate) struct RuleDfa {
     /// Per state, the next state of each class (state major).
     next: Vec<u16>,
     classes: usize,
+    /// The tree of shortest inputs, built when first asked for.
+    shortest: OnceLock<ShortestInputs>,
 }
 
 impl RuleDfa {
@@ -84,6 +86,7 @@ impl RuleDfa {
             accept: accept.iter().map(|&a| a == 1).collect(),
             next,
             classes,
+            shortest: OnceLock::new(),
         };
         Some((name, dfa, rest))
     }
@@ -165,6 +168,14 @@ impl Dfa {
         match self {
             Dfa::Reference(v) => v.accept[s],
             Dfa::Rule(d) => d.accept[s],
+        }
+    }
+
+    /// The tree of shortest inputs to each state, built on first use.
+    fn shortest_inputs(self) -> &'static ShortestInputs {
+        match self {
+            Dfa::Reference(v) => v.shortest.get_or_init(|| ShortestInputs::of(self)),
+            Dfa::Rule(d) => d.shortest.get_or_init(|| ShortestInputs::of(self)),
         }
     }
 
@@ -263,37 +274,48 @@ impl DeadEnd {
     /// reads like one; the DFA of a rule over UTF-8 only reaches a state at
     /// a character boundary through whole characters, so it is a string.
     pub(crate) fn shortest_prefix(&self) -> String {
-        let n = self.dfa.states();
-        // Breadth first from the start, bytes in order of preference.
+        let tree = self.dfa.shortest_inputs();
+        let mut bytes = Vec::new();
+        let mut s = self.state;
+        while let Some((p, b)) = tree.0.get(s).copied().flatten() {
+            bytes.push(b);
+            s = usize::from(p);
+        }
+        bytes.reverse();
+        String::from_utf8(bytes).unwrap_or_default()
+    }
+}
+
+/// Per state of a DFA, the state before it on a shortest input that leads
+/// there from the start and the byte that takes it there (`None` for the
+/// start and the states no input reaches): a breadth-first tree, built
+/// once per DFA, with bytes in order of preference (letters, then digits,
+/// so that the inputs read like text).
+pub(crate) struct ShortestInputs(Vec<Option<(u16, u8)>>);
+
+impl ShortestInputs {
+    fn of(dfa: Dfa) -> ShortestInputs {
+        let n = dfa.states();
         let order: Vec<u8> = (b'a'..=b'z')
             .chain(b'0'..=b'9')
             .chain(b'A'..=b'Z')
             .chain((0..=255u8).filter(|b| !b.is_ascii_alphanumeric()))
             .collect();
-        let mut from: Vec<Option<(usize, u8)>> = vec![None; n];
+        let mut from: Vec<Option<(u16, u8)>> = vec![None; n];
         let mut seen = vec![false; n];
         seen[START] = true;
         let mut queue = std::collections::VecDeque::from([START]);
         while let Some(s) = queue.pop_front() {
-            if s == self.state {
-                break;
-            }
             for &b in &order {
-                let t = self.dfa.step(s, b);
+                let t = dfa.step(s, b);
                 if t != DEAD && !seen[t] {
                     seen[t] = true;
-                    from[t] = Some((s, b));
+                    // State numbers fit in u16: the tables store them so.
+                    from[t] = Some((s as u16, b));
                     queue.push_back(t);
                 }
             }
         }
-        let mut bytes = Vec::new();
-        let mut s = self.state;
-        while let Some((p, b)) = from[s] {
-            bytes.push(b);
-            s = p;
-        }
-        bytes.reverse();
-        String::from_utf8(bytes).unwrap_or_default()
+        ShortestInputs(from)
     }
 }

@@ -78,6 +78,8 @@ pub(crate) struct Validator {
     /// << STATE_BITS` entries are written; the rest are zero pages the
     /// system maps only when touched, and no entry points there.
     two: &'static [u64; 1 << 16],
+    /// The tree of shortest inputs (error reports), built when first asked for.
+    shortest: std::sync::OnceLock<dead::ShortestInputs>,
 }
 
 impl Validator {
@@ -162,6 +164,7 @@ impl Validator {
             pair: Box::leak(by_bytes),
             columns: Vec::leak(columns),
             two: Box::leak(two),
+            shortest: std::sync::OnceLock::new(),
         };
         for (b, &k) in class.iter().enumerate() {
             let k = usize::from(k);

@@ -273,70 +273,103 @@ pub(crate) fn write_safe_json_bytes(out: &mut impl Write, json: &[u8]) -> io::Re
 /// `\\`, `\n` and the other short forms, `\u00xx` for the other C0
 /// controls) and with its invisible characters as `\uxxxx`, as
 /// [`write_safe_json_bytes`] writes them: safe to print as it is. Eight
-/// bytes at a time where there is nothing to escape, the common case.
+/// bytes at a time where there is nothing to escape, the common case; a
+/// short string (or the end of one) is looked at as one word, padded.
 pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
+    buf.reserve(bytes.len() + 2);
     buf.push(b'"');
     let mut start = 0;
     let mut i = 0;
-    let clean = |at: usize| {
-        let word = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
-        !needs_json_escape(word) && !needs_a_look(word)
-    };
     while i < bytes.len() {
-        if i + 8 <= bytes.len() {
-            if clean(i) {
-                i += 8;
+        let word = match bytes.get(i..i + 8) {
+            Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+            None => {
+                let mut padded = [b' '; 8];
+                padded[..bytes.len() - i].copy_from_slice(&bytes[i..]);
+                u64::from_le_bytes(padded)
+            }
+        };
+        if !needs_a_look_in_json(word) {
+            i += 8;
+            continue;
+        }
+        // Byte by byte to the end of the word (a character outside ASCII
+        // may take the position past it).
+        let stop = (i + 8).min(bytes.len());
+        while i < stop {
+            let b = bytes[i];
+            if b >= 0x7F {
+                // A character outside ASCII (or DEL): escaped when invisible.
+                let c = s[i..].chars().next().unwrap_or(' ');
+                if is_invisible(c) {
+                    buf.extend_from_slice(&bytes[start..i]);
+                    push_unicode_escape(buf, c);
+                    start = i + c.len_utf8();
+                }
+                i += c.len_utf8();
                 continue;
             }
-        } else if bytes.len() >= 8 && start <= bytes.len() - 8 && clean(bytes.len() - 8) {
-            // The last eight bytes (overlapping what was looked at) are
-            // clean: so is the rest.
-            break;
-        }
-        let b = bytes[i];
-        if b >= 0x7F {
-            // A character outside ASCII (or DEL): escaped when invisible.
-            let c = s[i..].chars().next().unwrap_or(' ');
-            if is_invisible(c) {
-                buf.extend_from_slice(&bytes[start..i]);
-                push_unicode_escape(buf, c);
-                start = i + c.len_utf8();
+            let short = match b {
+                b'"' => b'"',
+                b'\\' => b'\\',
+                b'\n' => b'n',
+                b'\r' => b'r',
+                b'\t' => b't',
+                0x08 => b'b',
+                0x0C => b'f',
+                0x20.. => {
+                    i += 1;
+                    continue;
+                }
+                _ => 0,
+            };
+            buf.extend_from_slice(&bytes[start..i]);
+            if short == 0 {
+                push_unicode_escape(buf, char::from(b));
+            } else {
+                buf.extend_from_slice(&[b'\\', short]);
             }
-            i += c.len_utf8();
-            continue;
-        }
-        let short = match b {
-            b'"' => Some(b'"'),
-            b'\\' => Some(b'\\'),
-            b'\n' => Some(b'n'),
-            b'\r' => Some(b'r'),
-            b'\t' => Some(b't'),
-            0x08 => Some(b'b'),
-            0x0C => Some(b'f'),
-            _ => None,
-        };
-        if b >= 0x20 && short.is_none() {
             i += 1;
-            continue;
+            start = i;
         }
-        buf.extend_from_slice(&bytes[start..i]);
-        match short {
-            Some(e) => buf.extend_from_slice(&[b'\\', e]),
-            None => push_unicode_escape(buf, char::from(b)),
-        }
-        i += 1;
-        start = i;
     }
     buf.extend_from_slice(&bytes[start..]);
     buf.push(b'"');
 }
 
-/// Whether one of the eight bytes of `word` may need a JSON escape: a C0
-/// control, `"` or `\` (a byte above a control may be flagged too; the
-/// caller then looks at each byte).
-fn needs_json_escape(word: u64) -> bool {
-    has_byte_below(word, 0x20) || has_byte(word, b'"') || has_byte(word, b'\\')
+/// Whether `s` is written by [`push_json_str`] as it is, between quotes:
+/// no byte of it needs a look (ASCII, no control, `"`, `\\` or DEL). Every
+/// part of such a string is then written as it is too.
+pub(crate) fn is_json_plain(s: &str) -> bool {
+    let (words, rest) = s.as_bytes().as_chunks::<8>();
+    let mut padded = [b' '; 8];
+    padded[..rest.len()].copy_from_slice(rest);
+    let plain = |w: &[u8; 8]| !needs_a_look_in_json(u64::from_le_bytes(*w));
+    words.iter().all(plain) && plain(&padded)
+}
+
+/// Appends `s`, a part of a string that [`is_json_plain`], as a JSON
+/// string: between quotes, as it is.
+pub(crate) fn push_json_plain(buf: &mut Vec<u8>, s: &str) {
+    buf.reserve(s.len() + 2);
+    buf.push(b'"');
+    buf.extend_from_slice(s.as_bytes());
+    buf.push(b'"');
+}
+
+/// Whether one of the eight bytes of `word` needs a look from
+/// [`push_json_str`]: a C0 control, `"`, `\`, DEL or a byte outside ASCII.
+/// One test without branches: each term borrows into a byte's high bit
+/// only where that byte (or one below it, which then is a hit itself) is
+/// one of them; `"`, `\` and DEL keep the byte's high bit, so `!word`
+/// clears what a byte outside ASCII set, and `word` itself adds it back.
+fn needs_a_look_in_json(word: u64) -> bool {
+    let below_space = word.wrapping_sub(ONES * 0x20);
+    let quote = (word ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES);
+    let backslash = (word ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES);
+    let del = (word ^ (ONES * 0x7F)).wrapping_sub(ONES);
+    ((below_space | quote | backslash | del) & !word | word) & HIGH != 0
 }
 
 /// Whether one of the eight bytes of `word` is outside ASCII or DEL: the
@@ -521,7 +554,8 @@ pub(crate) fn answer_each(
                 serde_json::to_writer(&mut line, v)?;
                 line.push(b',');
             }
-            push_json_str(&mut line, shape.input);
+            // A key is plain ASCII.
+            push_json_plain(&mut line, shape.input);
             line.push(b':');
             push_json_str(&mut line, &text);
             // The input under the key every command has, too.
@@ -582,7 +616,9 @@ pub(crate) fn answer_each(
 
 #[cfg(test)]
 mod tests {
-    use super::{needs_a_look, push_json_str, write_safe_json_bytes};
+    use super::{
+        is_json_plain, needs_a_look, needs_a_look_in_json, push_json_str, write_safe_json_bytes,
+    };
 
     /// The same JSON as serde_json followed by the pass that escapes
     /// invisible characters, for every ASCII byte at every offset, and for
@@ -612,6 +648,49 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The one-word test agrees with a look at each byte: every byte value
+    /// at every position among clean bytes, and pairs of bytes at once
+    /// (a hit below must not hide or fake one above).
+    #[test]
+    fn words_that_need_a_look_in_json() {
+        let look = |b: u8| b < 0x20 || b == b'"' || b == b'\\' || b >= 0x7F;
+        for i in 0..8 {
+            for b in 0..=255u8 {
+                let mut w = *b"abcd~ 09";
+                w[i] = b;
+                assert_eq!(
+                    needs_a_look_in_json(u64::from_le_bytes(w)),
+                    look(b),
+                    "{b:#x} at {i}"
+                );
+                for c in [
+                    0u8, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xFF,
+                ] {
+                    let mut w = w;
+                    w[(i + 3) % 8] = c;
+                    let want = w.iter().any(|&b| look(b));
+                    assert_eq!(needs_a_look_in_json(u64::from_le_bytes(w)), want, "{w:?}");
+                }
+            }
+        }
+    }
+
+    /// A string is plain exactly when push_json_str writes it as it is,
+    /// whatever its length and wherever the byte that needs a look falls.
+    #[test]
+    fn plain_strings_are_written_as_they_are() {
+        for c in ['a', '"', '\\', '\n', '\u{7F}', 'é', '\u{202E}', '~', ' '] {
+            for before in 0..19 {
+                let s = format!("{}{c}{}", "x".repeat(before), "y".repeat(before % 3));
+                let mut written = Vec::new();
+                push_json_str(&mut written, &s);
+                let as_is = written == format!("\"{s}\"").into_bytes();
+                assert_eq!(is_json_plain(&s), as_is && s.is_ascii(), "{s:?}");
+            }
+        }
+        assert!(is_json_plain(""));
     }
 
     #[test]

@@ -85,7 +85,8 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
         };
         match result {
             Ok(c) if args.json && rule == GrammarRule::IRI_REFERENCE => {
-                Answer::ok_raw(Fields::of(&c).json(), String::new())
+                let plain = output::is_json_plain(text);
+                Answer::ok_raw(Fields::of(&c).json(plain), String::new())
             }
             Ok(c) if args.json => Answer::ok(fields(&c), String::new()),
             Ok(c) => Answer::ok(Map::new(), human(text, &c)),
@@ -115,28 +116,25 @@ struct Fields<'a> {
 impl<'a> Fields<'a> {
     /// The fields as JSON `"key":value` pairs joined by commas, written by
     /// hand: the strings through [`output::push_json_str`], which skips
-    /// eight bytes at a time where serde_json looks at each.
-    fn json(&self) -> Vec<u8> {
+    /// eight bytes at a time where serde_json looks at each, or as they are
+    /// when they are parts of an input that [`output::is_json_plain`].
+    fn json(&self, plain: bool) -> Vec<u8> {
         let mut buf = Vec::with_capacity(256);
         let pairs = [
-            ("scheme", self.scheme),
-            ("authority", self.authority),
-            ("userinfo", self.userinfo),
-            ("host", self.host),
-            ("host_type", self.host_type),
-            ("port", self.port),
-            ("path", self.path),
-            ("query", self.query),
-            ("fragment", self.fragment),
+            (&b"\"scheme\":"[..], self.scheme),
+            (b",\"authority\":", self.authority),
+            (b",\"userinfo\":", self.userinfo),
+            (b",\"host\":", self.host),
+            (b",\"host_type\":", self.host_type),
+            (b",\"port\":", self.port),
+            (b",\"path\":", self.path),
+            (b",\"query\":", self.query),
+            (b",\"fragment\":", self.fragment),
         ];
-        for (i, (key, value)) in pairs.into_iter().enumerate() {
-            if i > 0 {
-                buf.push(b',');
-            }
-            buf.push(b'"');
-            buf.extend_from_slice(key.as_bytes());
-            buf.extend_from_slice(b"\":");
+        for (key, value) in pairs {
+            buf.extend_from_slice(key);
             match value {
+                Some(v) if plain => output::push_json_plain(&mut buf, v),
                 Some(v) => output::push_json_str(&mut buf, v),
                 None => buf.extend_from_slice(b"null"),
             }

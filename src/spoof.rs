@@ -16,13 +16,19 @@
 //!   not Allowed (UTS #39 §3.1: symbols, emoji, IPA, small capitals,
 //!   historic and limited-use scripts), a punctuation-like Inclusion
 //!   character (U+2010, U+2019, U+2027, U+30A0, U+058A),
-//!   U+30FB next to a Latin letter, U+00B7 outside `l·l`;
+//!   U+30FB next to a Latin letter, U+00B7 outside `l·l`, a deviation
+//!   character of UTS #46 (`ß`, `ς`, ZWNJ, ZWJ: IDNA2003 and transitional
+//!   processing map it to `ss`, `σ` or nothing, so one label names two
+//!   hosts);
 //! - `HOST_MIXED_SCRIPTS`: a label beyond the highly restrictive level
 //!   (UTS #39 §5.2): Latin mixes only with Han + Hiragana + Katakana,
 //!   Han + Bopomofo or Han + Hangul, and then only ASCII Latin;
 //! - `HOST_MIXED_SCRIPT_CONFUSABLE`: in a mixed label, a character of a
 //!   minority script with the skeleton (UTS #39 §4) of a character of the
-//!   label's main script (Armenian `օ` in `gօogle`);
+//!   label's main script (Armenian `օ` in `gօogle`); in a Japanese label,
+//!   a Han or kana letter between two letters of another of the three
+//!   scripts with the skeleton of one of theirs (Hiragana `へ` in
+//!   `モヒートへブン`);
 //! - `HOST_WHOLE_SCRIPT_CONFUSABLE`: a label of one script other than
 //!   Latin whose every letter has the skeleton of ASCII letters (`ѕсоре`),
 //!   unless the top-level domain is of that script (an IDN TLD in it, or a
@@ -641,8 +647,7 @@ fn japanese_confusables(chars: &[Spanned], out: &mut Vec<HostFinding>) {
     for w in chars.windows(3) {
         let (c, s, e) = w[1];
         let (script, around) = (c.script(), w[0].0.script());
-        if !japanese(script) || !japanese(around) || around == script || w[2].0.script() != around
-        {
+        if !japanese(script) || !japanese(around) || around == script || w[2].0.script() != around {
             continue;
         }
         let lookalike = skeleton_scripts()

@@ -16,13 +16,19 @@
 //!   not Allowed (UTS #39 §3.1: symbols, emoji, IPA, small capitals,
 //!   historic and limited-use scripts), a punctuation-like Inclusion
 //!   character (U+2010, U+2019, U+2027, U+30A0, U+058A),
-//!   U+30FB next to a Latin letter, U+00B7 outside `l·l`;
+//!   U+30FB next to a Latin letter, U+00B7 outside `l·l`, a deviation
+//!   character of UTS #46 (`ß`, `ς`, ZWNJ, ZWJ: IDNA2003 and transitional
+//!   processing map it to `ss`, `σ` or nothing, so one label names two
+//!   hosts);
 //! - `HOST_MIXED_SCRIPTS`: a label beyond the highly restrictive level
 //!   (UTS #39 §5.2): Latin mixes only with Han + Hiragana + Katakana,
 //!   Han + Bopomofo or Han + Hangul, and then only ASCII Latin;
 //! - `HOST_MIXED_SCRIPT_CONFUSABLE`: in a mixed label, a character of a
 //!   minority script with the skeleton (UTS #39 §4) of a character of the
-//!   label's main script (Armenian `օ` in `gօogle`);
+//!   label's main script (Armenian `օ` in `gօogle`); in a Japanese label,
+//!   a Han or kana letter between two letters of another of the three
+//!   scripts with the skeleton of one of theirs (Hiragana `へ` in
+//!   `モヒートへブン`);
 //! - `HOST_WHOLE_SCRIPT_CONFUSABLE`: a label of one script other than
 //!   Latin whose every letter has the skeleton of ASCII letters (`ѕсоре`),
 //!   unless the top-level domain is of that script (an IDN TLD in it, or a
@@ -315,6 +321,7 @@ fn label_rules(
     if mixed {
         mixed_script_confusables(chars, &scripts, out);
     } else {
+        japanese_confusables(chars, out);
         whole_script_confusable(chars, start, end, &text, &scripts, tld, out);
     }
     numbers(chars, start, end, &scripts, tld, out);
@@ -326,7 +333,8 @@ fn label_rules(
 /// §5.2 names among the scripts Han mixes with at the highly restrictive
 /// level, the kana voiced sound marks, whose place the kana rules check,
 /// and the joiners, which scripts need where IDNA's CONTEXTJ rules allow
-/// them (`JOINER_CHARACTER` reports them).
+/// them (as deviation characters of UTS #46, [`deviation`], they are
+/// reported all the same).
 fn identifier_allowed(c: char) -> bool {
     GeneralSecurityProfile::identifier_allowed(c)
         || c.script() == Script::Bopomofo
@@ -345,8 +353,7 @@ fn is_digit(c: char) -> bool {
 /// punctuation of no script: browsers keep a label with them in punycode.
 /// The signs of one script (Greek, Hebrew, Arabic, Tibetan) are left to
 /// the script rules; U+30FB and U+00B7 have their own conditions; the
-/// joiners, which scripts need (IDNA's CONTEXTJ rules check where), are
-/// `JOINER_CHARACTER`'s.
+/// joiners are deviation characters ([`deviation`]).
 fn punctuation_inclusion(c: char) -> bool {
     use GeneralCategory as G;
     GeneralSecurityProfile::identifier_type(c) == Some(IdentifierType::Inclusion)
@@ -357,6 +364,20 @@ fn punctuation_inclusion(c: char) -> bool {
                 general_category(c),
                 G::DashPunctuation | G::InitialPunctuation | G::FinalPunctuation
             ))
+}
+
+/// The deviation characters of UTS #46 (its IdnaMappingTable status
+/// `deviation`, the characters IDNA2003 and IDNA2008 treat differently):
+/// valid in a label under nontransitional processing, mapped to something
+/// else under IDNA2003 and transitional processing, so one label names two
+/// hosts. Returns what the other processing makes of it.
+fn deviation(c: char) -> Option<&'static str> {
+    match c {
+        '\u{00DF}' => Some("'ss'"),
+        '\u{03C2}' => Some("'\u{03C3}' (GREEK SMALL LETTER SIGMA)"),
+        '\u{200C}' | '\u{200D}' => Some("nothing"),
+        _ => None,
+    }
 }
 
 fn restricted_characters(
@@ -379,6 +400,11 @@ fn restricted_characters(
         } else if c.is_ascii() {
             (!(c.is_ascii_alphanumeric() || c == '-'))
                 .then(|| format!("{} is not a letter, a digit or '-'", describe(c)))
+        } else if let Some(other) = deviation(c) {
+            Some(format!(
+                "{} is a deviation character of UTS #46: IDNA2003 and transitional processing map it to {other}, so this label leads to another host there",
+                describe(c)
+            ))
         } else if !identifier_allowed(c) && !excused {
             let kind = match GeneralSecurityProfile::identifier_type(c) {
                 Some(IdentifierType::Not_XID) => "a symbol, emoji or punctuation, not a letter",
@@ -605,6 +631,39 @@ fn mixed_script_confusables(
                     describe(c),
                     script.full_name(),
                     main.full_name()
+                ),
+            );
+        }
+    }
+}
+
+/// UTS #39 §4 inside a Japanese label, which the highly restrictive level
+/// counts as one script (Han, Hiragana and Katakana): a letter of one of
+/// the three between two letters of another that has the skeleton of a
+/// letter of theirs. Hiragana `へ` between Katakana in `モヒートへブン`
+/// reads as Katakana `ヘ`; Han `工` between Katakana as `エ`.
+fn japanese_confusables(chars: &[Spanned], out: &mut Vec<HostFinding>) {
+    let japanese = |s: Script| matches!(s, Script::Han | Script::Hiragana | Script::Katakana);
+    for w in chars.windows(3) {
+        let (c, s, e) = w[1];
+        let (script, around) = (c.script(), w[0].0.script());
+        if !japanese(script) || !japanese(around) || around == script || w[2].0.script() != around {
+            continue;
+        }
+        let lookalike = skeleton_scripts()
+            .get(&char_skeleton(c))
+            .is_some_and(|v| v.contains(&around));
+        if lookalike {
+            push(
+                out,
+                Code::HostMixedScriptConfusable,
+                s,
+                e,
+                format!(
+                    "{}, of the {} script, stands between {} letters and looks like one of them",
+                    describe(c),
+                    script.full_name(),
+                    around.full_name()
                 ),
             );
         }

@@ -79,10 +79,17 @@ fn rates(rows: &[&Row], options: &CheckOptions) -> ([usize; 4], Vec<String>) {
 /// The Goal of the issue, on the hosts whose expectation needs no list of
 /// top domains nor a per-TLD table: at least 95% of the unsafe and invalid
 /// ones flagged and at most 3% of the safe ones. It holds for the cases
-/// both browsers implement; Chromium's further cases rest on its
-/// hand-made character lists (Han and Bopomofo look-alikes of Latin, per
-/// script sets of Latin look-alikes, deviation characters), which no
-/// Unicode data file has: for them the floor is what is measured today.
+/// both browsers implement (140 of 140). The 38 of Chromium's further
+/// cases still missed were checked one by one against the Unicode data
+/// (UTS #39 skeletons and identifier types, scripts): 23 are Han or
+/// Bopomofo letters next to Latin (`丁est`, `googleㄧcom`) whose skeleton
+/// is themselves, 11 are labels of one script (`ικα`, `חסד`, Thai,
+/// Tamil, Gujarati, Malayalam, Ethiopic, Myanmar, `сю`) with letters whose
+/// skeleton is no Latin letter a reader knows, 2 are Latin letters UTS #39
+/// recommends (`ǔ`, `ḷ`), 1 a font problem of one platform (`ؠ`), and
+/// `d12一` asks for `一` after a digit what the safe `一123` does not
+/// before one. They rest on Chromium's hand-made lists: the floor is what
+/// is measured.
 #[test]
 fn browser_expectations() {
     let options = CheckOptions::default();
@@ -106,7 +113,7 @@ fn browser_expectations() {
     );
     assert!(ff[0] * 100 >= ff[1] * 95, "{ff:?}");
     assert!(ff[2] * 100 <= ff[3] * 3, "{ff:?}");
-    assert!(all[0] * 100 >= all[1] * 82, "{all:?}");
+    assert!(all[0] * 100 >= all[1] * 84, "{all:?}");
     assert!(all[2] * 100 <= all[3] * 3, "{all:?}");
 }
 
@@ -132,8 +139,10 @@ fn protected_table() -> (ProtectedDomains, [Vec<&'static str>; 2], Vec<&'static 
 /// The Goal with `--protected-domains`: at least 90% of the look-alikes of
 /// listed domains flagged, no listed domain or near-miss control flagged.
 /// Chromium's look-alikes of its test list partly rest on its own
-/// additions to the UTS #39 skeletons (Bengali `২` as `2`, Cyrillic `к` as
-/// `k`, `ӏ` as `i`): for them the floor is what is measured today.
+/// additions to the UTS #39 skeletons (Bengali `২` as `2`, Cyrillic `к` and
+/// Latin `ĸ` as `k`, `ӏ` as `i`, `ш` `м` `н` `т` `ь` as `wmhtb`), which
+/// confusables.txt does not have (their skeletons are themselves or IPA
+/// and small capitals): for them the floor is what is measured.
 #[test]
 fn protected_domains() {
     let (protected, [chromium, ours], controls) = protected_table();
@@ -210,6 +219,31 @@ fn restricted_characters() {
     );
 }
 
+/// The deviation characters of UTS #46: valid under nontransitional
+/// processing, mapped to other characters by IDNA2003 and transitional
+/// processing, so the label names another host there; in both host forms.
+#[test]
+fn deviation_characters() {
+    rule_table(
+        Code::HostRestrictedCharacter,
+        &[
+            ("fu\u{DF}", "de", true),   // LATIN SMALL LETTER SHARP S, even under .de
+            ("xn--fu-hia", "de", true), // the same as an A-label
+            ("stra\u{DF}e", "com", true),
+            ("fuss", "de", false), // what transitional processing makes of it
+            ("\u{3B1}\u{3B2}\u{3C2}", "gr", true), // Greek FINAL SIGMA, even under .gr
+            ("\u{3B1}\u{3B2}\u{3C3}", "gr", false), // Greek SMALL LETTER SIGMA
+            ("\u{924}\u{94D}\u{200C}\u{930}\u{93F}", "in", true), // ZWNJ after a Devanagari virama
+            ("\u{915}\u{94D}\u{200D}", "in", true), // ZWJ after a Devanagari virama
+            ("xn--11b6iy14e", "in", true),
+            ("\u{924}\u{94D}\u{930}\u{93F}", "in", false), // the same Devanagari without the joiner
+        ],
+    );
+    let f = check_label("fu\u{DF}", Some("de"));
+    assert_eq!((f[0].start, f[0].end), (2, 4));
+    assert!(f[0].message.contains("'ss'"), "{}", f[0].message);
+}
+
 #[test]
 fn mixed_scripts() {
     rule_table(
@@ -252,6 +286,19 @@ fn mixed_script_confusables() {
             ("g\u{43E}\u{43E}gl\u{435}", "ru", true),
             ("abc\u{10EB}ef", "test", false), // Georgian ძ looks like no Latin letter
             ("\u{6F22}\u{5B57}hanzi", "tw", false),
+            // Inside a Japanese label: Hiragana へ between Katakana looks like Katakana ヘ.
+            (
+                "\u{30E2}\u{30D2}\u{30FC}\u{30C8}\u{3078}\u{30D6}\u{30F3}",
+                "com",
+                true,
+            ),
+            ("xn--49jxi3as0d0fpc", "jp", true),
+            ("\u{30BD}\u{30D5}\u{30C8}\u{30D8}\u{30D6}\u{30F3}", "jp", false), // Katakana ヘ
+            ("\u{30C6}\u{30B9}\u{5DE5}\u{30B9}", "jp", true), // Han 工 between Katakana looks like エ
+            ("\u{30ED}\u{30DC}\u{30C3}\u{30C8}\u{5DE5}\u{5B66}", "jp", false), // ロボット工学: Han after Katakana
+            ("\u{30DB}\u{30FC}\u{30E0}\u{30DA}\u{30FC}\u{30B8}\u{3078}\u{3088}\u{3046}\u{3053}\u{305D}", "jp", false), // ホームページへようこそ
+            ("\u{30CB}\u{30C3}\u{30DD}\u{30F3}\u{3078}", "jp", false), // ニッポンへ: at the end
+            ("\u{4F8B}\u{3048}", "jp", false), // 例え
         ],
     );
     // The span is the character.
@@ -376,7 +423,7 @@ proptest::proptest! {
     /// A host and its A-label form get the same findings (codes, in
     /// order): `xn--` labels are decoded first.
     #[test]
-    fn a_label_form_same_findings(label in "[a-z0-9аеорсхуѕіоαορνεικօոսհ一日本ノカーヽ丶０-９\u{301}\u{307}\u{E48}ıíé١٢৪੨-]{1,8}") {
+    fn a_label_form_same_findings(label in "[a-z0-9аеорсхуѕіоαορνεικօոսհ一日本ノカーヽ丶へヘモト工ßς\u{915}\u{94D}\u{200C}\u{200D}０-９\u{301}\u{307}\u{E48}ıíé١٢৪੨-]{1,8}") {
         let Ok(ascii) = idna::domain_to_ascii(&label) else { return Ok(()) };
         // Only labels that are their own U-label (mapped, NFC).
         if idna::domain_to_unicode(&ascii).0 != label || ascii.contains('.') {

@@ -321,6 +321,11 @@ impl PestGrammar {
         })
     }
 
+    /// The grammar's text (without the lab's wrappers).
+    pub(crate) fn source(&self) -> &str {
+        &self.source
+    }
+
     /// pest_meta's optimized expression of each rule, by name.
     pub(crate) fn exprs(&self) -> &HashMap<String, OptimizedExpr> {
         &self.exprs

@@ -316,8 +316,13 @@ impl Trace {
                     shown_text(input.get(e.start..e.end).unwrap_or(""))
                 );
             } else {
-                let _ = write!(out, " {} {failed} at {}", e.start, e.end);
-                let _ = write!(out, " ({})", what_is_at(input, e.end));
+                let _ = write!(
+                    out,
+                    " {}.. {failed} at {} {}",
+                    e.start,
+                    e.end,
+                    what_is_at(input, e.end)
+                );
             }
             if e.lookahead {
                 out.push_str(" (lookahead)");
@@ -332,7 +337,7 @@ impl Trace {
             Verdict::Failed { byte, char } => {
                 let _ = writeln!(
                     out,
-                    "{rule} does not match: stopped at character {char} (byte {byte}), {}",
+                    "{rule} does not match: stopped at character {char} (byte {byte}): {}",
                     what_is_at(input, *byte)
                 );
             }
@@ -370,11 +375,13 @@ fn escape(text: &str) -> String {
     crate::render::escape_invisible(text).into_owned()
 }
 
-/// The character at `byte` as messages name it, or "the end of the input".
+/// The character at `byte`, quoted (by its code point when it does not
+/// show by itself: see [`crate::render::shows_alone`]), or "end of input".
 fn what_is_at(input: &str, byte: usize) -> String {
     match input.get(byte..).and_then(|s| s.chars().next()) {
-        Some(c) => crate::render::describe(c),
-        None => "the end of the input".to_string(),
+        Some(c) if crate::render::shows_alone(c) => format!("'{c}'"),
+        Some(c) => format!("U+{:04X}", c as u32),
+        None => "end of input".to_string(),
     }
 }
 
@@ -1184,10 +1191,25 @@ mod tests {
             ("r = { SOI ~ \"a\" ~ EOI }", "r", "a", true),
             ("r = { LETTER+ }", "r", "é", true),
             // pest_meta's rewrite of `(a ~ b)* ~ a`.
-            ("r = { s ~ \"b\" } s = { (\"a\" ~ \"b\")* ~ \"a\" }", "r", "abab", true),
+            (
+                "r = { s ~ \"b\" } s = { (\"a\" ~ \"b\")* ~ \"a\" }",
+                "r",
+                "abab",
+                true,
+            ),
             // Implicit whitespace in non-atomic rules, not in atomic ones.
-            ("WHITESPACE = _{ \" \" } r = { \"a\" ~ \"b\" }", "r", "a b", true),
-            ("WHITESPACE = _{ \" \" } r = @{ \"a\" ~ \"b\" }", "r", "a b", false),
+            (
+                "WHITESPACE = _{ \" \" } r = { \"a\" ~ \"b\" }",
+                "r",
+                "a b",
+                true,
+            ),
+            (
+                "WHITESPACE = _{ \" \" } r = @{ \"a\" ~ \"b\" }",
+                "r",
+                "a b",
+                false,
+            ),
             ("WHITESPACE = _{ \" \" } r = { \"a\"+ }", "r", "a a a", true),
         ];
         for &(text, rule, input, want) in cases {
@@ -1217,7 +1239,12 @@ mod tests {
         assert_eq!(alts(&t, "x"), [(1, false), (2, false), (3, true)]);
         assert_eq!(t.verdict, Verdict::Matched);
         // Where each failed alternative failed: the "a" at 0, "ab" at 0.
-        let failed: Vec<usize> = t.events.iter().filter(|e| !e.matched).map(|e| e.end).collect();
+        let failed: Vec<usize> = t
+            .events
+            .iter()
+            .filter(|e| !e.matched)
+            .map(|e| e.end)
+            .collect();
         assert_eq!(failed, [0, 0]);
         let won: Vec<String> = t
             .events
@@ -1241,7 +1268,11 @@ mod tests {
             .collect();
         assert_eq!(
             xs,
-            [(true, false, true), (true, true, false), (false, false, true)]
+            [
+                (true, false, true),
+                (true, true, false),
+                (false, false, true)
+            ]
         );
         assert_eq!(t.tree().unwrap().nodes.len(), 2);
     }
@@ -1311,9 +1342,6 @@ mod tests {
                 _ => None,
             })
             .collect();
-        assert_eq!(
-            labels,
-            ["(\"a\" ~ b?)+", "!b ~ 'x'..'z'{2, 3}", "^\"q\""]
-        );
+        assert_eq!(labels, ["(\"a\" ~ b?)+", "!b ~ 'x'..'z'{2, 3}", "^\"q\""]);
     }
 }

@@ -93,25 +93,19 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
         return trace(&args, what);
     }
     if let Some(path) = &args.grammar {
-        let input = match Input::from(args.input) {
-            Input::Text(t) => t,
-            Input::NotUtf8(n) => {
-                writeln!(io::stdout().lock(), "{}", n.failure().report())?;
-                return Ok(Outcome::SomeInvalid);
-            }
+        let input = match text(&args)? {
+            Ok(t) => t,
+            Err(outcome) => return Ok(outcome),
         };
         return crate::grammar::tree_with(path, &args.rule, args.profile, &input, args.json);
     }
     let rule = rule_arg(&args.rule).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     crate::parse::check_rule(rule, args.profile)?;
-    let mut out = io::stdout().lock();
-    let input = match Input::from(args.input) {
-        Input::Text(t) => t,
-        Input::NotUtf8(n) => {
-            writeln!(out, "{}", n.failure().report())?;
-            return Ok(Outcome::SomeInvalid);
-        }
+    let input = match text(&args)? {
+        Ok(t) => t,
+        Err(outcome) => return Ok(outcome),
     };
+    let mut out = io::stdout().lock();
     match SyntaxTree::parse(&input, rule, args.profile) {
         Ok(tree) if args.json => {
             let nodes: Vec<JsonNode> = tree
@@ -147,6 +141,39 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     }
 }
 
+/// The input as text; for an input that is not UTF-8, its error written
+/// (with --json, as the object of a failed parse, with no events for
+/// --trace) and the outcome.
+fn text(args: &Args) -> io::Result<Result<String, Outcome>> {
+    let n = match Input::from(args.input.clone()) {
+        Input::Text(t) => return Ok(Ok(t)),
+        Input::NotUtf8(n) => n,
+    };
+    let mut out = io::stdout().lock();
+    if args.json {
+        let mut v = serde_json::json!({
+            "input": n.lossy(),
+            "rule": args.rule,
+            "valid": false,
+        });
+        if let Some(what) = args.trace {
+            v["mode"] = match what {
+                TraceArg::All => "all",
+                TraceArg::Won => "won",
+            }
+            .into();
+            v["max_events"] = args.max_events.into();
+            v["truncated"] = false.into();
+            v["events"] = serde_json::json!([]);
+        }
+        v["error"] = n.failure().json();
+        crate::output::write_json(&mut out, &v)?;
+    } else {
+        writeln!(out, "{}", n.failure().report())?;
+    }
+    Ok(Err(Outcome::SomeInvalid))
+}
+
 fn usage(message: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, message)
 }
@@ -155,12 +182,9 @@ fn usage(message: String) -> io::Error {
 /// (run from its pest source) or the --grammar file, with pest's own
 /// verdict and error explanation.
 fn trace(args: &Args, what: TraceArg) -> io::Result<Outcome> {
-    let input = match Input::from(args.input.clone()) {
-        Input::Text(t) => t,
-        Input::NotUtf8(n) => {
-            writeln!(io::stdout().lock(), "{}", n.failure().report())?;
-            return Ok(Outcome::SomeInvalid);
-        }
+    let input = match text(args)? {
+        Ok(t) => t,
+        Err(outcome) => return Ok(outcome),
     };
     // The grammar, the start rule (pest name), and pest's verdict: the
     // error object and report of a failure.
@@ -230,7 +254,7 @@ fn trace(args: &Args, what: TraceArg) -> io::Result<Outcome> {
             "input": input,
             "rule": shown,
             "valid": error.is_none(),
-            "mode": match mode { TraceMode::Won => "won", _ => "all" },
+            "mode": match what { TraceArg::Won => "won", TraceArg::All => "all" },
             "max_events": t.max_events,
             "truncated": t.truncated,
             "events": events,

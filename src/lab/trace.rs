@@ -220,9 +220,8 @@ impl PestGrammar {
         input: &str,
         options: &TraceOptions,
     ) -> Result<Trace, GrammarError> {
-        let source = self.source();
         let outcome = limits::on_big_stack(|| {
-            let program = Program::compile(source)?;
+            let program = self.traced().as_ref().map_err(Clone::clone)?;
             let start = program
                 .rules
                 .iter()
@@ -255,15 +254,19 @@ impl Trace {
             return None;
         }
         let mut nodes = Vec::new();
-        // The event depths of the open pairs: a pair's depth in the tree is
-        // how many of them enclose it.
+        // The event depths of the pairs whose events enclose this one: any
+        // event at their depth or above ends them (events are in
+        // pre-order). A pair's depth in the tree is how many enclose it.
         let mut open: Vec<usize> = Vec::new();
-        for e in self.events.iter().filter(|e| e.won) {
+        for e in &self.events {
+            while open.last().is_some_and(|&d| d >= e.depth) {
+                open.pop();
+            }
             let Attempt::Rule { name, pair: true } = &e.attempt else {
                 continue;
             };
-            while open.last().is_some_and(|&d| d >= e.depth) {
-                open.pop();
+            if !e.won {
+                continue;
             }
             nodes.push(RuntimeNode {
                 rule: name.to_string(),
@@ -407,7 +410,8 @@ enum Node {
     Eoi,
     Class(&'static [(char, char)]),
     Newline,
-    Property(Box<dyn Fn(char) -> bool>),
+    /// A Unicode property, by its index in [`Program::properties`].
+    Property(usize),
     Pos(Box<Node>),
     Neg(Box<Node>),
     Seq(Vec<Node>),
@@ -428,8 +432,11 @@ struct CompiledRule {
 }
 
 /// A grammar compiled for the interpreter.
-struct Program {
+pub(crate) struct Program {
     rules: Vec<CompiledRule>,
+    /// The Unicode properties the grammar uses (pest's built-ins such as
+    /// `LETTER`), by name.
+    properties: Vec<String>,
     whitespace: Option<usize>,
     comment: Option<usize>,
 }
@@ -437,7 +444,7 @@ struct Program {
 impl Program {
     /// Reads the grammar's text with pest_meta (already validated when the
     /// [`PestGrammar`] was loaded) and compiles its rules.
-    fn compile(source: &str) -> Result<Program, String> {
+    pub(crate) fn compile(source: &str) -> Result<Program, String> {
         let pairs = pest_meta::parser::parse(pest_meta::parser::Rule::grammar_rules, source)
             .map_err(|e| e.to_string())?;
         let ast = pest_meta::parser::consume_rules(pairs).map_err(|errors| {
@@ -453,8 +460,9 @@ impl Program {
             .map(|(i, r)| (r.name.as_str(), i))
             .collect();
         let mut rules = Vec::with_capacity(ast.len());
+        let mut properties = Vec::new();
         for (i, AstRule { name, ty, expr }) in ast.iter().enumerate() {
-            let body = compile(expr, i, name, &index)?;
+            let body = compile(expr, i, name, &index, &mut properties)?;
             rules.push(CompiledRule {
                 name: Arc::from(name.as_str()),
                 ty: *ty,
@@ -465,12 +473,19 @@ impl Program {
             whitespace: index.get("WHITESPACE").copied(),
             comment: index.get("COMMENT").copied(),
             rules,
+            properties,
         })
     }
 
     fn run(&self, start: usize, input: &str, options: &TraceOptions) -> Trace {
+        let properties = self
+            .properties
+            .iter()
+            .map(|p| pest::unicode::by_name(p).unwrap_or_else(|| Box::new(|_| false)))
+            .collect();
         let mut m = Machine {
             program: self,
+            properties,
             input,
             events: Vec::new(),
             kept: Vec::new(),
@@ -558,8 +573,11 @@ fn compile(
     at: usize,
     rule: &str,
     index: &std::collections::HashMap<&str, usize>,
+    properties: &mut Vec<String>,
 ) -> Result<Node, String> {
-    let c = |e: &Expr| compile(e, at, rule, index);
+    // One closure for every recursive call, which all need `properties`.
+    let properties = std::cell::RefCell::new(properties);
+    let c = |e: &Expr| compile(e, at, rule, index, &mut properties.borrow_mut());
     let boxed = |e: &Expr| c(e).map(Box::new);
     let repeat = |e: &Expr, min: u32, max: Option<u32>| -> Result<Node, String> {
         // As pest_meta's unroller: `e{m,n}` is m copies of e, then n - m of
@@ -587,7 +605,7 @@ fn compile(
         },
         Expr::Ident(name) => match index.get(name.as_str()) {
             Some(&i) => Node::Call(i),
-            None => builtin(name, rule)?,
+            None => builtin(name, rule, &mut properties.borrow_mut())?,
         },
         Expr::PeekSlice(..) | Expr::Push(_) => return Err(stack(rule)),
         Expr::PosPred(e) => Node::Pos(boxed(e)?),
@@ -670,7 +688,7 @@ fn stack(rule: &str) -> String {
 }
 
 /// A pest built-in rule, as pest_vm runs it.
-fn builtin(name: &str, rule: &str) -> Result<Node, String> {
+fn builtin(name: &str, rule: &str, properties: &mut Vec<String>) -> Result<Node, String> {
     Ok(match name {
         "ANY" => Node::Any,
         "SOI" => Node::Soi,
@@ -679,10 +697,17 @@ fn builtin(name: &str, rule: &str) -> Result<Node, String> {
         "PEEK" | "PEEK_ALL" | "POP" | "POP_ALL" | "DROP" => return Err(stack(rule)),
         other => match super::automaton::ascii_class(other) {
             Some(ranges) => Node::Class(ranges),
-            None => match pest::unicode::by_name(other) {
-                Some(property) => Node::Property(property),
-                None => return Err(format!("rule {rule}: rule {other} is undefined")),
-            },
+            None if pest::unicode::by_name(other).is_some() => {
+                let i = match properties.iter().position(|p| p == other) {
+                    Some(i) => i,
+                    None => {
+                        properties.push(other.to_string());
+                        properties.len() - 1
+                    }
+                };
+                Node::Property(i)
+            }
+            None => return Err(format!("rule {rule}: rule {other} is undefined")),
         },
     })
 }
@@ -813,6 +838,8 @@ type Step = Result<Option<usize>, Stop>;
 
 struct Machine<'p, 'i> {
     program: &'p Program,
+    /// The tests of [`Program::properties`].
+    properties: Vec<Box<dyn Fn(char) -> bool>>,
     input: &'i str,
     events: Vec<TraceEvent>,
     /// The events matched so far and not undone: the winning parse's at the
@@ -1022,7 +1049,16 @@ impl Machine<'_, '_> {
             Node::Class(ranges) => {
                 self.char_if(pos, |c| ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi))
             }
-            Node::Property(property) => self.char_if(pos, property),
+            Node::Property(i) => match self.properties.get(*i) {
+                Some(property) => {
+                    let property = &**property;
+                    match self.next_char(pos) {
+                        Some(c) if property(c) => Ok(Some(pos + c.len_utf8())),
+                        _ => self.fail_at(pos),
+                    }
+                }
+                None => self.fail_at(pos),
+            },
             Node::Any => self.char_if(pos, |_| true),
             Node::Soi if pos == 0 => Ok(Some(pos)),
             Node::Eoi if pos == input.len() => Ok(Some(pos)),

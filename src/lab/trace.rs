@@ -211,7 +211,6 @@ impl PestGrammar {
     ///
     /// let t = g.trace("r", "a", &TraceOptions::new()).unwrap();
     /// assert_eq!(t.verdict, Verdict::Matched);
-    /// print!("{}", t.render("a", false));
     /// assert_eq!(t.render("a", false), "r 0..1 matched \"a\"\n  alt 1/2 \"a\" 0..1 matched \"a\"\nr matched the whole input (0..1)\n");
     /// ```
     pub fn trace(
@@ -945,9 +944,11 @@ impl Machine<'_, '_> {
         };
         let pair =
             rule.ty != RuleType::Silent && pair_from != Atomicity::Atomic && self.lookahead == 0;
-        let name = rule.name.clone();
         self.attempt(
-            || Attempt::Rule { name, pair },
+            || Attempt::Rule {
+                name: rule.name.clone(),
+                pair,
+            },
             pos,
             |m| {
                 let outer = std::mem::replace(&mut m.atomicity, inner);

@@ -356,3 +356,100 @@ fn command_line() {
     assert!(err.contains("stack") || err.contains("nested"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+mod random_grammars {
+    //! Random small grammars over {a, b, space}: every construct the trace
+    //! follows, combined; the trace and pest must agree on every input.
+
+    use super::*;
+    use proptest::prelude::*;
+
+    /// An expression in pest syntax that may use rules `r{from}` and later.
+    fn expr(from: usize, rules: usize) -> impl Strategy<Value = String> {
+        let mut leaves = vec![
+            Just("\"a\"".to_string()).boxed(),
+            Just("\"ab\"".to_string()).boxed(),
+            Just("\"b\"".to_string()).boxed(),
+            Just("^\"A\"".to_string()).boxed(),
+            Just("'a'..'b'".to_string()).boxed(),
+            Just("ANY".to_string()).boxed(),
+            Just("ASCII_ALPHA".to_string()).boxed(),
+        ];
+        if from < rules {
+            leaves.push((from..rules).prop_map(|r| format!("r{r}")).boxed());
+        }
+        let leaf = proptest::strategy::Union::new(leaves);
+        leaf.prop_recursive(3, 16, 2, |inner| {
+            prop_oneof![
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} ~ {b})")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} | {b})")),
+                inner.clone().prop_map(|a| format!("({a})?")),
+                // Repeated bodies always consume: pest loops on one that
+                // does not (its validator catches most, not all).
+                inner.clone().prop_map(|a| format!("(\"a\" ~ {a})*")),
+                inner.clone().prop_map(|a| format!("('a'..'b' ~ {a})+")),
+                (inner.clone(), 0u32..3, 1u32..3)
+                    .prop_map(|(a, m, n)| format!("(ANY ~ {a}){{{m}, {}}}", m + n)),
+                (inner.clone(), 1u32..3).prop_map(|(a, n)| format!("(\"b\" ~ {a}){{{n}}}")),
+                (inner.clone(), 1u32..3).prop_map(|(a, n)| format!("(\"a\" ~ {a}){{,{n}}}")),
+                (inner.clone(), 0u32..2).prop_map(|(a, n)| format!("(ANY ~ {a}){{{n},}}")),
+                inner.clone().prop_map(|a| format!("&({a})")),
+                inner.clone().prop_map(|a| format!("!({a})")),
+            ]
+        })
+    }
+
+    /// A grammar of three rules, `r0` the start, each referring only to
+    /// later ones (no left recursion), with random rule types, and maybe
+    /// implicit whitespace.
+    fn grammar() -> impl Strategy<Value = String> {
+        let ty = prop_oneof![Just(""), Just("_"), Just("@"), Just("$"), Just("!")];
+        (
+            (expr(1, 3), expr(2, 3), expr(3, 3)),
+            (ty.clone(), ty.clone(), ty),
+            any::<bool>(),
+        )
+            .prop_map(|((e0, e1, e2), (t0, t1, t2), ws)| {
+                let mut g =
+                    format!("r0 = {t0}{{ {e0} }}\nr1 = {t1}{{ {e1} }}\nr2 = {t2}{{ {e2} }}\n");
+                if ws {
+                    g.push_str("WHITESPACE = _{ \" \" }\n");
+                }
+                g
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        #[test]
+        fn trace_agrees_with_pest(
+            text in grammar(),
+            inputs in proptest::collection::vec("[ab A]{0,6}", 12),
+        ) {
+            // pest_meta refuses some (an alternative after one that cannot
+            // fail, a repetition of what may consume nothing): skip them.
+            let Ok(g) = PestGrammar::parse(&text, "random.pest") else {
+                return Ok(());
+            };
+            for input in &inputs {
+                for mode in [TraceMode::All, TraceMode::Won] {
+                    let options = TraceOptions::new().mode(mode).max_events(usize::MAX);
+                    let t = g.trace("r0", input, &options).unwrap();
+                    let pest = g.tree("r0", input);
+                    prop_assert_eq!(
+                        t.verdict == Verdict::Matched,
+                        pest.is_ok(),
+                        "{}\non {:?}: {:?}",
+                        text,
+                        input,
+                        t.verdict
+                    );
+                    if let Ok(tree) = pest {
+                        prop_assert_eq!(t.tree(), Some(tree), "{}\non {:?}", text, input);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,6 +1,6 @@
-//! The grammar lab: run pest grammars loaded at run time, compare two of them
-//! over a corpus, check a pest grammar against the spec's ABNF, and
-//! transcribe ABNF into pest. The `iri grammar` commands are built on it.
+//! The grammar lab: run pest grammars loaded at run time, trace their PEG
+//! parse ([`PestGrammar::trace`]), compare two of them over a corpus, check
+//! a pest grammar against the spec's ABNF, and transcribe ABNF into pest. The `iri grammar` commands are built on it.
 //!
 //! ```
 //! use iribis::{lab::PestGrammar, Profile};

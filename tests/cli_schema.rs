@@ -97,6 +97,80 @@ fn every_command_matches_its_schema() {
     );
 }
 
+/// `iri tree --json` and `iri tree --trace --json`: valid, invalid and
+/// not-UTF-8 inputs, the built-in grammar and a --grammar file, both
+/// trace modes, a cut trace.
+#[test]
+fn tree_and_trace_match_their_schemas() {
+    let dir = std::env::temp_dir().join(format!("iri-schema-tree-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let g = dir.join("copy.pest");
+    let builtin = iri(&["grammar", "show"], b"");
+    std::fs::write(&g, &builtin.stdout).unwrap();
+    let g = g.to_str().unwrap();
+    for input in [
+        "http://a/%7e",
+        "http://[x",
+        "",
+        "../c?d#e",
+        "http://\u{e9}.org/",
+    ] {
+        validate("tree", &["tree", "--json", input], b"");
+        validate("tree", &["tree", "--json", "--grammar", g, input], b"");
+        validate("tree-trace", &["tree", "--trace", "--json", input], b"");
+        validate(
+            "tree-trace",
+            &["tree", "--trace=won", "--json", "--grammar", g, input],
+            b"",
+        );
+    }
+    let cut = validate(
+        "tree-trace",
+        &[
+            "tree",
+            "--trace",
+            "--json",
+            "--max-events",
+            "3",
+            "http://a/",
+        ],
+        b"",
+    );
+    assert_eq!(cut[0]["truncated"], true);
+    assert_eq!(cut[0]["events"].as_array().unwrap().len(), 3);
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let arg = std::ffi::OsStr::from_bytes(b"http://\xffb/");
+        for (name, flags) in [
+            ("tree", &["tree", "--json"][..]),
+            ("tree-trace", &["tree", "--json", "--trace"][..]),
+        ] {
+            let o = std::process::Command::new(env!("CARGO_BIN_EXE_iri"))
+                .args(flags)
+                .arg(arg)
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(1));
+            let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+            assert!(validator(name).is_valid(&v), "{v}");
+            assert_eq!(v["error"]["component"], "input");
+        }
+    }
+    // The schemas reject a node or an event that lost a key, and an alt
+    // event without its index.
+    let tree = validator("tree");
+    assert!(!tree.is_valid(&serde_json::json!({"input": "a", "rule": "r", "valid": true})));
+    let trace = validator("tree-trace");
+    let alt = serde_json::json!({"depth": 1, "kind": "alt", "rule": "r", "of": 2, "expr": "a", "start": 0, "start_char": 0, "end": 1, "end_char": 1, "matched": true, "undone": false, "won": true, "lookahead": false});
+    let whole = |e: Value| serde_json::json!({"input": "a", "rule": "r", "valid": true, "mode": "all", "max_events": 9, "truncated": false, "events": [e]});
+    assert!(!trace.is_valid(&whole(alt.clone())));
+    let mut fixed = alt;
+    fixed["alt"] = 1.into();
+    assert!(trace.is_valid(&whole(fixed)));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A schema that accepts anything proves nothing: each rejects the others'
 /// results and a broken error object.
 #[test]
@@ -131,6 +205,8 @@ fn one_error_object_in_every_schema() {
         "resolve",
         "relativize",
         "compare",
+        "tree",
+        "tree-trace",
     ];
     let first = schema("parse")["$defs"]["error"].clone();
     assert!(first.is_object());

@@ -113,6 +113,8 @@ fn human_output_is_terminal_safe() {
         &["tree", "--profile", "leiri", hostile][..],
         &["tree", hostile],
         &["tree", "--grammar", grammar, hostile],
+        &["tree", "--trace", hostile],
+        &["tree", "--trace", "--json", "--grammar", grammar, hostile],
         &["compare", hostile, "http://a/"],
         &["resolve", "--base", hostile, "g"],
         &["check", "--allow", hostile],

@@ -1,6 +1,6 @@
-//! The grammar lab: run pest grammars loaded at run time, compare two of them
-//! over a corpus, check a pest grammar against the spec's ABNF, and
-//! transcribe ABNF into pest. The `iri grammar` commands are built on it.
+//! The grammar lab: run pest grammars loaded at run time, trace their PEG
+//! parse ([`PestGrammar::trace`]), compare two of them over a corpus, check
+//! a pest grammar against the spec's ABNF, and transcribe ABNF into pest. The `iri grammar` commands are built on it.
 //!
 //! ```
 //! use iribis::{lab::PestGrammar, Profile};
@@ -21,12 +21,17 @@ mod from_abnf;
 mod language;
 mod limits;
 mod runtime;
+mod trace;
 
 pub use diff::{diff, DiffKind, DiffReport, Difference, Side};
 pub use fidelity::{check, check_abnf, CheckReport, CheckRow, Scan, Status, TestString};
 pub use from_abnf::{from_abnf, FromAbnfError};
 pub use limits::{MAX_EXPRESSIONS, MAX_NESTING, MAX_REPETITION};
 pub use runtime::{spelling, GrammarError, PestGrammar, RuntimeFailure, RuntimeNode, RuntimeTree};
+pub use trace::{
+    Attempt, Trace, TraceEvent, TraceMode, TraceOptions, Verdict, DEFAULT_MAX_EVENTS,
+    MAX_TRACE_DEPTH, MAX_TRACE_STEPS,
+};
 
 /// The default corpus of `iri grammar diff`: every spec example, every
 /// table-test input and a few inputs for common experiments (RFC 6874 zone

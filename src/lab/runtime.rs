@@ -85,6 +85,8 @@ pub struct PestGrammar {
     /// pest_meta's optimized expression of each rule of the text (what
     /// pest_vm runs), for the lab's automata and test strings.
     exprs: HashMap<String, OptimizedExpr>,
+    /// The grammar compiled for [`PestGrammar::trace`], on first use.
+    traced: std::sync::OnceLock<Result<super::trace::Program, String>>,
 }
 
 impl fmt::Debug for PestGrammar {
@@ -318,7 +320,15 @@ impl PestGrammar {
             origin: origin.to_string(),
             bounds,
             exprs,
+            traced: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The grammar compiled for [`PestGrammar::trace`] (compiled once, on
+    /// the calling thread, which must have the stack for it).
+    pub(crate) fn traced(&self) -> &Result<super::trace::Program, String> {
+        self.traced
+            .get_or_init(|| super::trace::Program::compile(&self.source))
     }
 
     /// pest_meta's optimized expression of each rule, by name.

@@ -141,7 +141,7 @@ fn usage(message: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidInput, message)
 }
 
-fn load(path: &Path) -> io::Result<PestGrammar> {
+pub(crate) fn load(path: &Path) -> io::Result<PestGrammar> {
     PestGrammar::load(path).map_err(|e| usage(format!("the grammar has errors:\n{e}")))
 }
 
@@ -644,7 +644,7 @@ pub(crate) fn tree_with(
 /// explain it (message and component, or "no match for" the rule), with
 /// the expected rules in ABNF spelling; and the human report: that
 /// explanation, then pest's own words.
-fn explained(
+pub(crate) fn explained(
     f: &lab::RuntimeFailure,
     input: &str,
     rule: &str,

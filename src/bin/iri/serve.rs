@@ -71,12 +71,13 @@ const INDEX_HTML: &str = include_str!("playground/index.html");
 const APP_JS: &str = include_str!("playground/app.js");
 const STYLE_CSS: &str = include_str!("playground/style.css");
 
-/// An answer: the status code and the JSON body.
+/// An error answer: the status code, and what its JSON says.
 struct ApiError {
     status: u16,
     kind: &'static str,
     message: String,
-    extra: Option<(&'static str, Value)>,
+    /// More keys of the error object (the rules of a grammar).
+    extra: Option<Box<(&'static str, Value)>>,
 }
 
 impl ApiError {
@@ -91,8 +92,8 @@ impl ApiError {
 
     fn json(&self) -> Value {
         let mut e = json!({"kind": self.kind, "message": self.message});
-        if let Some((k, v)) = &self.extra {
-            e[*k] = v.clone();
+        if let Some(extra) = &self.extra {
+            e[extra.0] = extra.1.clone();
         }
         json!({ "error": e })
     }
@@ -442,7 +443,7 @@ fn rule_of<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> Result<&'g str, Ap
         status: 422,
         kind: "rule",
         message: e.to_string(),
-        extra: Some(("rules", json!(rule_list(g)))),
+        extra: Some(Box::new(("rules", json!(rule_list(g))))),
     })
 }
 
@@ -547,7 +548,9 @@ fn check(state: &State, body: &Map<String, Value>) -> Result<Value, ApiError> {
     ]);
     if let Some((k, v)) = &*state.last_check.lock().unwrap_or_else(|p| p.into_inner()) {
         if *k == key {
-            return Ok(v.clone());
+            let mut v = v.clone();
+            v["cached"] = true.into();
+            return Ok(v);
         }
     }
     let profile = profile_of(field(body, "profile", None)?)?;

@@ -131,7 +131,9 @@ const scheduleParse = debounce(parseNow, 120);
 
 function showParse(body, res) {
   lastParse = { body, res };
-  const err = res.error;
+  // An answer with "valid" is a parse (its "error" the input's); without,
+  // the request's error.
+  const err = res.valid === undefined ? res.error : null;
   ui.parseError.hidden = true;
   if (err && err.kind === "grammar") {
     showGrammarError(err.message);
@@ -198,10 +200,8 @@ function showTree(input, nodes) {
   const cut = (a, b) => decoder.decode(bytes.slice(a, b));
   const hide = ui.hideChars.checked;
   const rows = [];
-  nodes.forEach((n, i) => {
-    const next = nodes[i + 1];
-    const leaf = !next || next.depth <= n.depth;
-    if (hide && leaf && n.depth > 0 && [...n.text].length === 1) return;
+  nodes.forEach((n) => {
+    if (hide && n.depth > 0 && [...n.text].length === 1) return;
     const mark = el("mark", { class: n.start === n.end ? "empty" : "", textContent: n.text });
     const row = el("div", { class: "node", dataset: { rule: n.rule, start: n.start, end: n.end } },
       el("span", { class: "rule", textContent: n.rule }),
@@ -283,7 +283,7 @@ function showCheck(res, secs) {
     ui.check.replaceChildren();
     return;
   }
-  ui.checkStatus.textContent = `done in ${secs.toFixed(1)} s`;
+  ui.checkStatus.textContent = `done in ${secs.toFixed(1)} s${res.cached ? " (the last answer)" : ""}`;
   ui.checkStatus.className = "status " + (res.passed ? "good" : "bad");
   const counts = res.counts.map((c) => `${c.count} ${c.status}`).join(", ");
   let summary = `${res.passed ? "passed" : "FAILED"}: ${res.rows.length} rules: ${counts}`;
@@ -297,7 +297,11 @@ function renderCheckRows() {
   const res = lastCheck;
   if (!res || res.error) return;
   const only = ui.failuresOnly.checked;
-  const rows = res.rows.filter((r) => !only || r.failure);
+  // The root causes first: the rules that differ while all they refer to
+  // agrees; then the rules that only follow from them.
+  const rank = (r) => (r.failure && r.follows.length === 0 ? 0 : r.failure ? 1 : 2);
+  const rows = res.rows.filter((r) => !only || r.failure)
+    .map((r, i) => [rank(r), i, r]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
   const head = el("tr", {}, el("th", { textContent: "rule" }), el("th", { textContent: "status" }),
     el("th", { textContent: "detail and counterexamples" }));
   const body = rows.map((r) => {

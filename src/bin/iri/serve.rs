@@ -106,6 +106,8 @@ struct State {
     /// Held while a check or a diff runs: one at a time.
     heavy: Mutex<()>,
     grammars: Mutex<VecDeque<(String, Arc<PestGrammar>)>>,
+    /// The built-in grammars loaded so far.
+    builtins: Mutex<Vec<(Profile, Arc<PestGrammar>)>>,
     /// The last check's request and answer.
     last_check: Mutex<Option<(Value, Value)>>,
 }
@@ -135,6 +137,7 @@ pub(crate) fn serve(args: &ServeArgs) -> io::Result<Outcome> {
         in_flight: AtomicUsize::new(0),
         heavy: Mutex::new(()),
         grammars: Mutex::new(VecDeque::new()),
+        builtins: Mutex::new(Vec::new()),
         last_check: Mutex::new(None),
     });
     for request in server.incoming_requests() {
@@ -279,7 +282,7 @@ fn route(state: &State, request: &mut Request) -> Result<Reply, ApiError> {
             STYLE_CSS.as_bytes().to_vec(),
             "text/css; charset=utf-8",
         )),
-        (Method::Get, "/api/grammar") => builtin(query).map(|v| json_response(200, &v)),
+        (Method::Get, "/api/grammar") => builtin(state, query).map(|v| json_response(200, &v)),
         (Method::Post, "/api/parse" | "/api/check" | "/api/diff") => {
             let body = read_body(request)?;
             let v = match path {
@@ -379,14 +382,14 @@ fn profile_of(name: Option<&str>) -> Result<Profile, ApiError> {
 }
 
 /// `GET /api/grammar?profile=P`: the built-in grammar's text and rules.
-fn builtin(query: &str) -> Result<Value, ApiError> {
+fn builtin(state: &State, query: &str) -> Result<Value, ApiError> {
     let profile = query
         .split('&')
         .find_map(|kv| kv.strip_prefix("profile="))
         .map(|p| profile_of(Some(p)))
         .transpose()?
         .unwrap_or(Profile::Rfc3987bis);
-    let g = PestGrammar::builtin(profile);
+    let g = builtin_grammar(state, profile);
     Ok(json!({
         "profile": profile.name(),
         "text": PestGrammar::builtin_source(profile),
@@ -408,7 +411,7 @@ fn grammar_of(
 ) -> Result<(Arc<PestGrammar>, String), ApiError> {
     let Some(text) = field(body, "grammar", None)? else {
         return Ok((
-            Arc::new(PestGrammar::builtin(profile)),
+            builtin_grammar(state, profile),
             format!("built-in {profile}"),
         ));
     };
@@ -434,6 +437,17 @@ fn grammar_of(
         }
     };
     Ok((g, ORIGIN.to_string()))
+}
+
+/// The built-in grammar of `profile`, loaded once.
+fn builtin_grammar(state: &State, profile: Profile) -> Arc<PestGrammar> {
+    let mut loaded = state.builtins.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, g)) = loaded.iter().find(|(p, _)| *p == profile) {
+        return Arc::clone(g);
+    }
+    let g = Arc::new(PestGrammar::builtin(profile));
+    loaded.push((profile, Arc::clone(&g)));
+    g
 }
 
 /// The pest name of the request's `"rule"` in `g`, or an error with the
@@ -503,7 +517,7 @@ fn parse(state: &State, body: &Map<String, Value>) -> Result<Value, ApiError> {
         }
     }
     // The built-in grammar's verdict on the same input, for comparison.
-    let base = PestGrammar::builtin(profile);
+    let base = builtin_grammar(state, profile);
     if let Some(r) = base.resolve(rule) {
         v["builtin_valid"] = base.accepts(r, input).into();
     }
@@ -622,7 +636,7 @@ fn diff(state: &State, body: &Map<String, Value>) -> Result<Value, ApiError> {
     };
     let _running = heavy(state)?;
     let (new, new_name) = grammar_of(state, body, profile)?;
-    let base = PestGrammar::builtin(profile);
+    let base = builtin_grammar(state, profile);
     let base_name = format!("built-in {profile}");
     let base_side = Side {
         grammar: &base,

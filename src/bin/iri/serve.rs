@@ -55,6 +55,12 @@ const COUNTEREXAMPLES: usize = 5;
 /// How many inputs the diff shows per kind of difference.
 const DIFF_EXAMPLES: usize = 5;
 
+/// How long a request waits for its grammar to load.
+const LOAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Grammars loading at once (some may have run over [`LOAD_TIMEOUT`]).
+const MAX_LOADS: usize = 2;
+
 /// What the grammar is called in its error messages and explanations.
 const ORIGIN: &str = "playground.pest";
 
@@ -103,6 +109,8 @@ impl ApiError {
 struct State {
     port: u16,
     in_flight: AtomicUsize,
+    /// Grammars being loaded.
+    loading: AtomicUsize,
     /// Held while a check or a diff runs: one at a time.
     heavy: Mutex<()>,
     grammars: Mutex<VecDeque<(String, Arc<PestGrammar>)>>,
@@ -135,6 +143,7 @@ pub(crate) fn serve(args: &ServeArgs) -> io::Result<Outcome> {
     let state = Arc::new(State {
         port,
         in_flight: AtomicUsize::new(0),
+        loading: AtomicUsize::new(0),
         heavy: Mutex::new(()),
         grammars: Mutex::new(VecDeque::new()),
         builtins: Mutex::new(Vec::new()),
@@ -189,7 +198,7 @@ fn json_response(status: u16, value: &Value) -> Response<io::Cursor<Vec<u8>>> {
 
 /// Answers one request; a panic (a bug) is answered as a `500` JSON error,
 /// and the server goes on.
-fn answer(state: &State, mut request: Request) {
+fn answer(state: &Arc<State>, mut request: Request) {
     let result = catch_unwind(AssertUnwindSafe(|| route(state, &mut request)));
     let reply = match result {
         Ok(Ok(r)) => r,
@@ -236,7 +245,7 @@ fn header_value<'r>(request: &'r Request, name: &'static str) -> Option<&'r str>
 
 type Reply = Response<io::Cursor<Vec<u8>>>;
 
-fn route(state: &State, request: &mut Request) -> Result<Reply, ApiError> {
+fn route(state: &Arc<State>, request: &mut Request) -> Result<Reply, ApiError> {
     // DNS rebinding: a page of evil.example whose name now resolves to
     // 127.0.0.1 sends `Host: evil.example`.
     match header_value(request, "Host") {
@@ -405,7 +414,7 @@ fn rule_list(g: &PestGrammar) -> Vec<&str> {
 /// the cache), or the profile's built-in one when absent; and its name in
 /// reports.
 fn grammar_of(
-    state: &State,
+    state: &Arc<State>,
     body: &Map<String, Value>,
     profile: Profile,
 ) -> Result<(Arc<PestGrammar>, String), ApiError> {
@@ -424,19 +433,66 @@ fn grammar_of(
         .map(|(_, g)| Arc::clone(g));
     let g = match cached {
         Some(g) => g,
-        None => {
-            let g = Arc::new(PestGrammar::parse(text, ORIGIN).map_err(|e| {
-                ApiError::new(422, "grammar", format!("the grammar has errors:\n{e}"))
-            })?);
-            let mut cache = state.grammars.lock().unwrap_or_else(|p| p.into_inner());
-            if cache.len() >= CACHED_GRAMMARS {
-                cache.pop_front();
-            }
-            cache.push_back((text.to_string(), Arc::clone(&g)));
-            g
-        }
+        None => load(state, text)?,
     };
     Ok((g, ORIGIN.to_string()))
+}
+
+/// Loads a grammar on a thread of its own and waits at most
+/// [`LOAD_TIMEOUT`] for it: pest_meta's validation takes time exponential
+/// in some chains of rule references, which nothing can interrupt. A load
+/// that runs over goes on in the background (at most [`MAX_LOADS`] at
+/// once) and puts its grammar in the cache when done.
+fn load(state: &Arc<State>, text: &str) -> Result<Arc<PestGrammar>, ApiError> {
+    if state.loading.fetch_add(1, Ordering::SeqCst) >= MAX_LOADS {
+        state.loading.fetch_sub(1, Ordering::SeqCst);
+        return Err(ApiError::new(
+            503,
+            "busy",
+            "earlier grammars are still loading (pest_meta takes minutes on some grammars): try again later",
+        ));
+    }
+    let (send, receive) = std::sync::mpsc::channel();
+    let (shared, owned) = (Arc::clone(state), text.to_string());
+    let spawned = std::thread::Builder::new()
+        .name("iri-serve-load".into())
+        .spawn(move || {
+            let loaded = PestGrammar::parse(&owned, ORIGIN).map(Arc::new);
+            if let Ok(g) = &loaded {
+                let mut cache = shared.grammars.lock().unwrap_or_else(|p| p.into_inner());
+                if cache.len() >= CACHED_GRAMMARS {
+                    cache.pop_front();
+                }
+                cache.push_back((owned, Arc::clone(g)));
+            }
+            shared.loading.fetch_sub(1, Ordering::SeqCst);
+            // The request may have stopped waiting.
+            let _ = send.send(loaded);
+        });
+    if let Err(e) = spawned {
+        state.loading.fetch_sub(1, Ordering::SeqCst);
+        return Err(ApiError::new(
+            503,
+            "busy",
+            format!("cannot start a thread to load the grammar: {e}"),
+        ));
+    }
+    match receive.recv_timeout(LOAD_TIMEOUT) {
+        Ok(Ok(g)) => Ok(g),
+        Ok(Err(e)) => Err(ApiError::new(
+            422,
+            "grammar",
+            format!("the grammar has errors:\n{e}"),
+        )),
+        Err(_) => Err(ApiError::new(
+            422,
+            "limit",
+            format!(
+                "the grammar did not load in {} s: pest_meta's validation takes time exponential in some chains of rule references; it goes on in the background",
+                LOAD_TIMEOUT.as_secs()
+            ),
+        )),
+    }
 }
 
 /// The built-in grammar of `profile`, loaded once.
@@ -462,7 +518,7 @@ fn rule_of<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> Result<&'g str, Ap
 }
 
 /// `POST /api/parse`: `{"grammar"?, "profile"?, "rule"?, "input"}`.
-fn parse(state: &State, body: &Map<String, Value>) -> Result<Value, ApiError> {
+fn parse(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiError> {
     let profile = profile_of(field(body, "profile", None)?)?;
     let input = field(body, "input", Some(""))?.unwrap_or_default();
     if input.len() > MAX_INPUT {
@@ -554,7 +610,7 @@ fn heavy(state: &State) -> Result<std::sync::MutexGuard<'_, ()>, ApiError> {
 
 /// `POST /api/check`: `{"grammar"?, "profile"?, "extra_abnf"?}`, what
 /// `iri grammar check --grammar FILE --extra-abnf FILE` reports.
-fn check(state: &State, body: &Map<String, Value>) -> Result<Value, ApiError> {
+fn check(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiError> {
     let key = json!([
         body.get("grammar"),
         body.get("profile"),
@@ -620,7 +676,7 @@ fn check_json(report: &CheckReport) -> Value {
 /// `POST /api/diff`: `{"grammar", "profile"?, "rule"?, "trees"?}`, what
 /// `iri grammar diff FILE --json` reports over the built-in corpus (with
 /// `"trees": true`, `--trees`), against the profile's built-in grammar.
-fn diff(state: &State, body: &Map<String, Value>) -> Result<Value, ApiError> {
+fn diff(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiError> {
     let profile = profile_of(field(body, "profile", None)?)?;
     let rule_name = field(body, "rule", Some("IRI-reference"))?.unwrap_or("IRI-reference");
     let trees = match body.get("trees") {

@@ -43,6 +43,10 @@ pub(crate) enum Command {
         #[arg(required = true, value_name = "FILE.abnf")]
         files: Vec<PathBuf>,
     },
+    /// Serve the playground on 127.0.0.1: edit a pest grammar beside the
+    /// built-in one and see the parse tree, components, check and diff of
+    /// an input as you type. Prints the URL; stop with Ctrl-C.
+    Serve(crate::serve::ServeArgs),
 }
 
 #[derive(clap::Args)]
@@ -184,6 +188,10 @@ pub(crate) fn run(command: Command) -> io::Result<Outcome> {
         Command::Watch(args) => {
             drop(out);
             return watch(&args);
+        }
+        Command::Serve(args) => {
+            drop(out);
+            return crate::serve::serve(&args);
         }
         Command::Diff(args) => diff(args, &mut out)?,
         Command::FromAbnf { files } => {
@@ -407,7 +415,12 @@ fn diff(args: DiffArgs, out: &mut impl Write) -> io::Result<Outcome> {
     })
 }
 
-fn diff_json(report: &DiffReport, base: Side<'_>, new: Side<'_>, examples: usize) -> Value {
+pub(crate) fn diff_json(
+    report: &DiffReport,
+    base: Side<'_>,
+    new: Side<'_>,
+    examples: usize,
+) -> Value {
     let kinds: Vec<Value> = report
         .kinds()
         .into_iter()
@@ -448,7 +461,10 @@ fn diff_json(report: &DiffReport, base: Side<'_>, new: Side<'_>, examples: usize
 /// The components of a runtime grammar's tree, by the spec's rule names
 /// (the first node of each in pre-order; the IRI and URI spellings alike),
 /// and the host's type: what `iri parse` shows for the built-in grammar.
-fn components<'t>(tree: &lab::RuntimeTree, input: &'t str) -> Vec<(&'static str, &'t str)> {
+pub(crate) fn components<'t>(
+    tree: &lab::RuntimeTree,
+    input: &'t str,
+) -> Vec<(&'static str, &'t str)> {
     let of = |names: &[&str]| {
         tree.nodes
             .iter()

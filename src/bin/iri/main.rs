@@ -12,6 +12,7 @@ mod normalize;
 mod output;
 mod parse;
 mod resolve;
+mod serve;
 mod tree;
 
 use std::io::{self, Write};

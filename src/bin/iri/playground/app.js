@@ -1,0 +1,376 @@
+// The playground of `iri grammar serve`. Talks to the JSON endpoints of the
+// same server (see docs/grammar-lab.md): /api/grammar, /api/parse (on every
+// edit, debounced), /api/check and /api/diff (slow: after a pause in the
+// editing, one at a time, or on demand). Every text from the server is put
+// in the page as text, never as markup.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  profile: $("profile"), builtin: $("builtin"), builtinName: $("builtin-name"), copy: $("copy"),
+  grammar: $("grammar"), grammarStatus: $("grammar-status"), grammarError: $("grammar-error"),
+  rule: $("rule"), input: $("input"), verdict: $("verdict"), inputView: $("input-view"),
+  tree: $("tree"), hideChars: $("hide-chars"), parseError: $("parse-error"), components: $("components"),
+  checkStatus: $("check-status"), runCheck: $("run-check"), auto: $("auto"), failuresOnly: $("failures-only"),
+  extraAbnf: $("extra-abnf"), checkSummary: $("check-summary"), check: $("check"),
+  diffStatus: $("diff-status"), trees: $("trees"), diffSummary: $("diff-summary"), diff: $("diff"),
+};
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function el(tag, props, ...children) {
+  const e = document.createElement(tag);
+  if (props) {
+    for (const [k, v] of Object.entries(props)) {
+      if (k === "dataset") Object.assign(e.dataset, v);
+      else if (k === "class") e.className = v;
+      else e[k] = v;
+    }
+  }
+  for (const c of children) {
+    if (c !== null && c !== undefined) e.append(c);
+  }
+  return e;
+}
+
+function debounce(fn, ms) {
+  let t = null;
+  return () => { clearTimeout(t); t = setTimeout(fn, ms); };
+}
+
+async function post(path, body) {
+  const r = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  let json;
+  try { json = await r.json(); } catch (e) { json = { error: { kind: "http", message: `HTTP ${r.status}` } }; }
+  return { status: r.status, json };
+}
+
+const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+// ---- the grammars ---------------------------------------------------------
+
+let builtinText = "";
+
+async function loadBuiltin() {
+  const profile = ui.profile.value;
+  const r = await fetch(`/api/grammar?profile=${encodeURIComponent(profile)}`);
+  const g = await r.json();
+  const wasBuiltin = ui.grammar.value === builtinText || ui.grammar.value === "";
+  builtinText = g.text;
+  ui.builtin.value = g.text;
+  ui.builtinName.textContent = g.profile;
+  if (wasBuiltin) ui.grammar.value = g.text;
+  setRules(g.rules);
+}
+
+function setRules(rules) {
+  const current = ui.rule.value || "IRI-reference";
+  const same = rules.length === ui.rule.options.length &&
+    rules.every((r, i) => ui.rule.options[i].value === r);
+  if (!same) {
+    ui.rule.replaceChildren(...rules.map((r) => el("option", { value: r, textContent: r })));
+  }
+  if (rules.includes(current)) ui.rule.value = current;
+  else if (rules.includes("IRI-reference")) ui.rule.value = "IRI-reference";
+  else if (rules.includes("URI-reference")) ui.rule.value = "URI-reference";
+}
+
+function showGrammarError(message) {
+  ui.grammarError.hidden = !message;
+  ui.grammarError.textContent = message || "";
+  ui.grammar.classList.toggle("bad", !!message);
+}
+
+// Clicking a grammar error puts the cursor on its line.
+ui.grammarError.addEventListener("click", () => {
+  const m = /playground\.pest:(\d+)(?::(\d+))?/.exec(ui.grammarError.textContent);
+  if (!m) return;
+  const lines = ui.grammar.value.split("\n");
+  const line = Math.min(Number(m[1]), lines.length) - 1;
+  let start = 0;
+  for (let i = 0; i < line; i++) start += lines[i].length + 1;
+  ui.grammar.focus();
+  ui.grammar.setSelectionRange(start, start + lines[line].length);
+});
+
+// ---- parse, on every edit ---------------------------------------------------
+
+let parseBusy = false;
+let parseAgain = false;
+let lastParse = null;
+
+async function parseNow() {
+  if (parseBusy) { parseAgain = true; return; }
+  parseBusy = true;
+  try {
+    do {
+      parseAgain = false;
+      const body = {
+        grammar: ui.grammar.value,
+        profile: ui.profile.value,
+        rule: ui.rule.value || "IRI-reference",
+        input: ui.input.value,
+      };
+      let r;
+      try { r = await post("/api/parse", body); } catch (e) {
+        r = { status: 0, json: { error: { kind: "network", message: `the server does not answer: ${e}` } } };
+      }
+      if (r.json.error && r.json.error.kind === "busy") { await sleep(200); parseAgain = true; continue; }
+      if (!parseAgain) showParse(body, r.json);
+    } while (parseAgain);
+  } finally {
+    parseBusy = false;
+  }
+}
+const scheduleParse = debounce(parseNow, 120);
+
+function showParse(body, res) {
+  lastParse = { body, res };
+  // An answer with "valid" is a parse (its "error" the input's); without,
+  // the request's error.
+  const err = res.valid === undefined ? res.error : null;
+  ui.parseError.hidden = true;
+  if (err && err.kind === "grammar") {
+    showGrammarError(err.message);
+    ui.grammarStatus.textContent = "does not load";
+    ui.grammarStatus.className = "status bad";
+    ui.verdict.textContent = "";
+    ui.tree.replaceChildren();
+    ui.components.replaceChildren();
+    showInput(body.input, null);
+    return;
+  }
+  showGrammarError(null);
+  if (err) {
+    if (err.rules) setRules(err.rules);
+    ui.parseError.hidden = false;
+    ui.parseError.textContent = err.message;
+    ui.verdict.textContent = "";
+    ui.tree.replaceChildren();
+    ui.components.replaceChildren();
+    showInput(body.input, null);
+    return;
+  }
+  setRules(res.rules);
+  ui.grammarStatus.textContent = `${res.rules.length} rules`;
+  ui.grammarStatus.className = "status good";
+  const builtin = res.builtin_valid === undefined ? "" :
+    ` (built-in: ${res.builtin_valid ? "valid" : "invalid"})`;
+  ui.verdict.textContent = (res.valid ? `valid ${res.rule}` : `invalid ${res.rule}`) + builtin;
+  ui.verdict.className = "verdict " + (res.valid ? "valid" : "invalid");
+  if (res.valid) {
+    showTree(res.input, res.nodes);
+    showComponents(res.components);
+    showInput(res.input, null);
+  } else {
+    ui.tree.replaceChildren();
+    ui.components.replaceChildren();
+    ui.parseError.hidden = false;
+    ui.parseError.textContent = res.report;
+    showInput(res.input, res.error.byte);
+  }
+}
+
+// The input, with the hovered node's byte span (or the failure's character)
+// marked.
+function showInput(input, failByte, span) {
+  const bytes = encoder.encode(input);
+  const cut = (a, b) => decoder.decode(bytes.slice(a, b));
+  if (span) {
+    const [s, e] = span;
+    ui.inputView.replaceChildren(cut(0, s), el("mark", { textContent: cut(s, e) }), cut(e, bytes.length));
+  } else if (failByte !== null && failByte !== undefined) {
+    const rest = cut(failByte, bytes.length);
+    const ch = rest.length ? String.fromCodePoint(rest.codePointAt(0)) : " ";
+    ui.inputView.replaceChildren(cut(0, failByte), el("span", { class: "fail", textContent: ch }),
+      rest.slice(ch.length));
+  } else {
+    ui.inputView.replaceChildren(input);
+  }
+  if (!input) ui.inputView.append(el("span", { class: "muted", textContent: "(empty input)" }));
+}
+
+function showTree(input, nodes) {
+  const bytes = encoder.encode(input);
+  const cut = (a, b) => decoder.decode(bytes.slice(a, b));
+  const hide = ui.hideChars.checked;
+  const rows = [];
+  nodes.forEach((n) => {
+    if (hide && n.depth > 0 && [...n.text].length === 1) return;
+    const mark = el("mark", { class: n.start === n.end ? "empty" : "", textContent: n.text });
+    const row = el("div", { class: "node", dataset: { rule: n.rule, start: n.start, end: n.end } },
+      el("span", { class: "rule", textContent: n.rule }),
+      el("span", { class: "span", textContent: `${n.start}..${n.end}` }),
+      el("span", { class: "over" }, cut(0, n.start), mark, cut(n.end, bytes.length)));
+    row.firstChild.style.paddingLeft = `${n.depth * 1.1}em`;
+    row.title = `${n.rule}: bytes ${n.start}..${n.end}`;
+    row.addEventListener("mouseenter", () => showInput(input, null, [n.start, n.end]));
+    row.addEventListener("mouseleave", () => showInput(input, null));
+    rows.push(row);
+  });
+  ui.tree.replaceChildren(...rows);
+}
+
+function showComponents(components) {
+  const rows = Object.entries(components || {}).map(([k, v]) =>
+    el("tr", { dataset: { key: k } }, el("td", { textContent: k }),
+      v === "" ? el("td", { class: "empty", textContent: "(empty)" }) : el("td", { textContent: v })));
+  if (!rows.length) rows.push(el("tr", {}, el("td", { class: "empty", textContent: "no components: the start rule is not one of the spec's reference rules" })));
+  ui.components.replaceChildren(...rows);
+}
+
+// ---- check and diff: slow, one at a time, after a pause ----------------------
+
+let heavyBusy = false;
+let heavyAgain = false;
+
+function running(statusEl, what) {
+  const t0 = performance.now();
+  statusEl.className = "status running";
+  const tick = () => { statusEl.textContent = `running ${what}… ${((performance.now() - t0) / 1000).toFixed(1)} s`; };
+  tick();
+  const timer = setInterval(tick, 100);
+  return () => { clearInterval(timer); return (performance.now() - t0) / 1000; };
+}
+
+async function heavyNow() {
+  if (heavyBusy) { heavyAgain = true; return; }
+  heavyBusy = true;
+  ui.runCheck.disabled = true;
+  try {
+    do {
+      heavyAgain = false;
+      const grammar = ui.grammar.value;
+      const profile = ui.profile.value;
+      let stop = running(ui.checkStatus, "the check");
+      let r = await post("/api/check", { grammar, profile, extra_abnf: ui.extraAbnf.value });
+      while (r.json.error && r.json.error.kind === "busy") { await sleep(300); r = await post("/api/check", { grammar, profile, extra_abnf: ui.extraAbnf.value }); }
+      let secs = stop();
+      if (heavyAgain) continue;
+      showCheck(r.json, secs);
+      stop = running(ui.diffStatus, "the diff");
+      const body = { grammar, profile, rule: "IRI-reference", trees: ui.trees.checked };
+      r = await post("/api/diff", body);
+      while (r.json.error && r.json.error.kind === "busy") { await sleep(300); r = await post("/api/diff", body); }
+      secs = stop();
+      if (heavyAgain) continue;
+      showDiff(r.json, secs);
+    } while (heavyAgain);
+  } catch (e) {
+    ui.checkStatus.textContent = `the server does not answer: ${e}`;
+    ui.checkStatus.className = "status bad";
+  } finally {
+    heavyBusy = false;
+    ui.runCheck.disabled = false;
+  }
+}
+const scheduleHeavy = debounce(() => { if (ui.auto.checked) heavyNow(); }, 1200);
+
+let lastCheck = null;
+
+function showCheck(res, secs) {
+  lastCheck = res;
+  if (res.error) {
+    ui.checkStatus.textContent = `not run (${secs.toFixed(1)} s)`;
+    ui.checkStatus.className = "status bad";
+    ui.checkSummary.textContent = res.error.message;
+    ui.checkSummary.className = "summary bad";
+    ui.check.replaceChildren();
+    return;
+  }
+  ui.checkStatus.textContent = `done in ${secs.toFixed(1)} s${res.cached ? " (the last answer)" : ""}`;
+  ui.checkStatus.className = "status " + (res.passed ? "good" : "bad");
+  const counts = res.counts.map((c) => `${c.count} ${c.status}`).join(", ");
+  let summary = `${res.passed ? "passed" : "FAILED"}: ${res.rows.length} rules: ${counts}`;
+  if (res.root_causes.length) summary += ` — root cause${res.root_causes.length > 1 ? "s" : ""}: ${res.root_causes.join(", ")}`;
+  ui.checkSummary.textContent = summary;
+  ui.checkSummary.className = "summary " + (res.passed ? "good" : "bad");
+  renderCheckRows();
+}
+
+function renderCheckRows() {
+  const res = lastCheck;
+  if (!res || res.error) return;
+  const only = ui.failuresOnly.checked;
+  // The root causes first: the rules that differ while all they refer to
+  // agrees; then the rules that only follow from them.
+  const rank = (r) => (r.failure && r.follows.length === 0 ? 0 : r.failure ? 1 : 2);
+  const rows = res.rows.filter((r) => !only || r.failure)
+    .map((r, i) => [rank(r), i, r]).sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[2]);
+  const head = el("tr", {}, el("th", { textContent: "rule" }), el("th", { textContent: "status" }),
+    el("th", { textContent: "detail and counterexamples" }));
+  const body = rows.map((r) => {
+    const cell = el("td", {}, el("span", { class: "detail", textContent: r.detail }));
+    for (const c of r.counterexamples) {
+      const who = c.pest ? " pest accepts, the ABNF does not" : " pest rejects, the ABNF accepts";
+      cell.append(el("span", { class: "cx", dataset: { text: c.text } }, JSON.stringify(c.text),
+        el("span", { class: "who", textContent: who })));
+    }
+    return el("tr", { dataset: { rule: r.rule, status: r.status } },
+      el("td", { class: "rule", textContent: r.rule }),
+      el("td", { class: "st " + (r.failure ? "fail" : "ok"), textContent: r.status }), cell);
+  });
+  if (!body.length) body.push(el("tr", {}, el("td", { colSpan: 3, class: "muted", textContent: "no rule fails" })));
+  ui.check.replaceChildren(head, ...body);
+}
+
+function showDiff(res, secs) {
+  if (res.error) {
+    ui.diffStatus.textContent = `not run (${secs.toFixed(1)} s)`;
+    ui.diffStatus.className = "status bad";
+    ui.diffSummary.textContent = res.error.message;
+    ui.diffSummary.className = "summary bad";
+    ui.diff.replaceChildren();
+    return;
+  }
+  ui.diffStatus.textContent = `done in ${secs.toFixed(1)} s`;
+  ui.diffStatus.className = "status " + (res.differing ? "bad" : "good");
+  ui.diffSummary.textContent = `${res.inputs} inputs of the built-in corpus, ${res.differing} differ`;
+  ui.diffSummary.className = "summary " + (res.differing ? "bad" : "good");
+  const parts = [];
+  for (const k of res.kinds) {
+    const where = k.kind === "tree-changed" ? ` at ${k.base_rule ?? "(end)"} / ${k.new_rule ?? "(end)"}` : "";
+    parts.push(el("div", { class: "kind", dataset: { kind: k.kind } }, `${k.kind} (${k.count})${where} `,
+      el("span", { class: "muted", textContent: k.description })));
+    const shown = res.differences.filter((d) => d.kind === k.kind).slice(0, 5);
+    for (const d of shown) {
+      parts.push(el("div", { class: "diffline" }, JSON.stringify(d.input),
+        el("span", { class: "detail", textContent: d.detail })));
+    }
+  }
+  ui.diff.replaceChildren(...parts);
+}
+
+// ---- wiring -----------------------------------------------------------------
+
+ui.grammar.addEventListener("input", () => { scheduleParse(); scheduleHeavy(); });
+ui.extraAbnf.addEventListener("input", scheduleHeavy);
+ui.input.addEventListener("input", scheduleParse);
+ui.rule.addEventListener("change", parseNow);
+ui.hideChars.addEventListener("change", () => {
+  if (lastParse && lastParse.res.valid) showTree(lastParse.res.input, lastParse.res.nodes);
+});
+ui.failuresOnly.addEventListener("change", renderCheckRows);
+ui.trees.addEventListener("change", heavyNow);
+ui.runCheck.addEventListener("click", heavyNow);
+ui.copy.addEventListener("click", () => {
+  ui.grammar.value = ui.builtin.value;
+  parseNow();
+  scheduleHeavy();
+});
+ui.profile.addEventListener("change", async () => {
+  await loadBuiltin();
+  parseNow();
+  scheduleHeavy();
+});
+
+(async () => {
+  await loadBuiltin();
+  await parseNow();
+  if (ui.auto.checked) heavyNow();
+})();

@@ -554,7 +554,14 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
     // an IRI does not (§6.3): under the leiri profile or preset they are
     // LEIRI_ONLY_CHARACTER.
     let leiri = options.profile == Profile::Leiri || options.severities.preset == Preset::Leiri;
-    let scheme = r.scheme().map(str::to_ascii_lowercase);
+    // Lowercase already, as schemes mostly are: no copy.
+    let scheme = r.scheme().map(|s| {
+        if s.bytes().any(|b| b.is_ascii_uppercase()) {
+            std::borrow::Cow::Owned(s.to_ascii_lowercase())
+        } else {
+            std::borrow::Cow::Borrowed(s)
+        }
+    });
     let scheme = scheme.as_deref();
     check_characters(r, leiri, found);
     check_percent_encodings(r, found);
@@ -865,7 +872,12 @@ fn check_host(
 fn check_path(r: &IriRef<&str>, found: &mut Findings<'_>) {
     // Without a "." at the start of a segment there is none to find.
     let path = r.path();
-    if r.scheme().is_some() && (path.starts_with('.') || path.contains("/.")) {
+    let p = path.as_bytes();
+    let dot_at_segment_start = || {
+        path.match_indices('.')
+            .any(|(i, _)| i == 0 || p[i - 1] == b'/')
+    };
+    if r.scheme().is_some() && dot_at_segment_start() {
         let mut offset = found.offset(path);
         for seg in path.split('/') {
             if seg == "." || seg == ".." {
@@ -887,6 +899,9 @@ fn check_path(r: &IriRef<&str>, found: &mut Findings<'_>) {
 fn check_percent_encodings(r: &IriRef<&str>, found: &mut Findings<'_>) {
     let input = r.as_str();
     let b = input.as_bytes();
+    if !b.contains(&b'%') {
+        return;
+    }
     let octet = |i: usize| -> Option<u8> {
         (b.get(i) == Some(&b'%'))
             .then(|| u8::from_str_radix(input.get(i + 1..i + 3)?, 16).ok())

@@ -481,15 +481,8 @@ pub(crate) fn ireg_name_to_ascii(name: &str) -> IdnaName {
     let Some(decoded) = decode_all_utf8(name) else {
         return IdnaName::NotUtf8;
     };
-    // An ASCII name is an IDN only with an A-label: "xn--" at the start of
-    // a label, in any case (one pass over the bytes).
-    let b = decoded.as_bytes();
-    let a_label = |i: usize| {
-        (i == 0 || b[i - 1] == b'.')
-            && b.get(i..i + 4)
-                .is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"))
-    };
-    if decoded.is_ascii() && !(0..b.len()).any(|i| (b[i] | 0x20) == b'x' && a_label(i)) {
+    // An ASCII name is an IDN only with an A-label.
+    if decoded.is_ascii() && !crate::host::has_a_label(decoded.as_bytes()) {
         return IdnaName::NotIdn;
     }
     match uts46_to_ascii(&decoded, idna::uts46::DnsLength::VerifyAllowRootDot) {

@@ -93,3 +93,32 @@ impl fmt::Display for IpvFuture<'_> {
         f.write_str(self.text)
     }
 }
+
+/// Whether a registered name has an A-label: `xn--` (in any case) at the
+/// start of a label (RFC 5890 §2.3.2.1). Most names have no `-` at all,
+/// which one `memchr` tells.
+pub(crate) fn has_a_label(name: &[u8]) -> bool {
+    name.contains(&b'-')
+        && name.iter().enumerate().any(|(i, &b)| {
+            (b | 0x20) == b'x'
+                && (i == 0 || name[i - 1] == b'.')
+                && name
+                    .get(i..i + 4)
+                    .is_some_and(|p| p.eq_ignore_ascii_case(b"xn--"))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::has_a_label;
+
+    #[test]
+    fn a_labels_at_label_starts_in_any_case() {
+        for name in ["xn--80ak6aa92e.com", "www.XN--80ak6aa92e.com", "a.Xn--b", "xn--"] {
+            assert!(has_a_label(name.as_bytes()), "{name}");
+        }
+        for name in ["example.com", "axn--b.com", "x-n--b.com", "xn-b.com", "a-b.xn-", ""] {
+            assert!(!has_a_label(name.as_bytes()), "{name}");
+        }
+    }
+}

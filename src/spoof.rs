@@ -173,10 +173,7 @@ pub fn check_host(host: &str, protected: &ProtectedDomains) -> Vec<HostFinding> 
     if protected.is_empty()
         && host.is_ascii()
         && !host.contains('%')
-        && !host
-            .as_bytes()
-            .windows(4)
-            .any(|w| w.eq_ignore_ascii_case(b"xn--"))
+        && !crate::host::has_a_label(host.as_bytes())
     {
         return Vec::new();
     }

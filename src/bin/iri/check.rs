@@ -204,6 +204,7 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
         only_invalid: args.only_invalid,
         artifact,
         results: 0,
+        line: Vec::with_capacity(256),
     };
     let summary = check_lines(lines, &options, &mut writer, progress.as_ref())?;
     if let Some(bar) = progress {
@@ -269,6 +270,8 @@ struct Writer {
     artifact: String,
     /// The SARIF results written so far.
     results: usize,
+    /// The JSON line being written, its buffer reused.
+    line: Vec<u8>,
 }
 
 impl Writer {
@@ -286,7 +289,14 @@ impl Writer {
             }
         };
         match (self.format, answer) {
-            (Format::Json, _) => write_json_line(&mut self.out, line.number, text, answer, b""),
+            (Format::Json, _) => write_json_line(
+                &mut self.out,
+                &mut self.line,
+                line.number,
+                text,
+                answer,
+                b"",
+            ),
             (Format::Human, Ok(report)) => write_human(&mut self.out, text, report, self.color),
             (Format::Human, Err(failure)) => writeln!(self.out, "{}\n", failure.report()),
             (Format::Sarif, _) => {
@@ -376,14 +386,15 @@ fn check_all(batch: &[Line], options: &CheckOptions) -> Vec<Result<Report, Failu
 /// borrowed fields and then have their invisible characters escaped.
 fn write_json_line(
     out: &mut impl Write,
+    buf: &mut Vec<u8>,
     line: usize,
     input: &str,
     answer: &Result<Report, Failure>,
     extra: &[u8],
 ) -> io::Result<()> {
-    let mut buf = Vec::with_capacity(input.len() + 64 + extra.len());
+    buf.clear();
     buf.extend_from_slice(b"{\"input\":");
-    push_json_str(&mut buf, input);
+    push_json_str(buf, input);
     let (valid, violations) = match answer {
         Ok(report) => (report.valid, &report.violations[..]),
         Err(_) => (false, &[][..]),
@@ -399,12 +410,12 @@ fn write_json_line(
         if i > 0 {
             buf.push(b',');
         }
-        serde_json::to_writer(&mut buf, &ViolationJson::of(v))?;
+        serde_json::to_writer(&mut *buf, &ViolationJson::of(v))?;
     }
     buf.push(b']');
     if let Err(failure) = answer {
         buf.extend_from_slice(b",\"error\":");
-        failure.push_json(&mut buf)?;
+        failure.push_json(buf)?;
     }
     buf.extend_from_slice(b",\"line\":");
     buf.extend_from_slice(itoa(line, &mut [0; 20]));
@@ -412,7 +423,7 @@ fn write_json_line(
     buf.extend_from_slice(extra);
     buf.extend_from_slice(b"}\n");
     if violations.is_empty() && answer.is_ok() {
-        out.write_all(&buf)
+        out.write_all(buf)
     } else {
         out.write_all(&buf[..safe])?;
         write_safe_json_bytes(out, &buf[safe..unsafe_end])?;

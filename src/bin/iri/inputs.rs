@@ -205,8 +205,15 @@ impl Preprocess {
         self,
         inputs: impl Iterator<Item = io::Result<Line>>,
     ) -> impl Iterator<Item = io::Result<Line>> {
-        inputs.flat_map(move |line| -> Vec<io::Result<Line>> {
-            match (self.preprocess, line) {
+        // The parts of a split line wait here; a line passed on as it is
+        // costs no allocation.
+        let mut parts_left = std::collections::VecDeque::new();
+        let mut inputs = inputs;
+        std::iter::from_fn(move || {
+            if let Some(part) = parts_left.pop_front() {
+                return Some(part);
+            }
+            match (self.preprocess, inputs.next()?) {
                 (
                     Some(spaces),
                     Ok(Line {
@@ -221,20 +228,17 @@ impl Preprocess {
                         parts.push(String::new());
                     }
                     let last = parts.len() - 1;
-                    parts
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, s)| {
-                            Ok(Line {
-                                number,
-                                input: Input::Text(s),
-                                ready: ready || i < last,
-                                bytes: if i == last { bytes } else { 0 },
-                            })
+                    parts_left.extend(parts.into_iter().enumerate().map(|(i, s)| {
+                        Ok(Line {
+                            number,
+                            input: Input::Text(s),
+                            ready: ready || i < last,
+                            bytes: if i == last { bytes } else { 0 },
                         })
-                        .collect()
+                    }));
+                    parts_left.pop_front()
                 }
-                (_, other) => vec![other],
+                (_, other) => Some(other),
             }
         })
     }

@@ -393,7 +393,14 @@ impl DocWriter {
                 let mut tail = Vec::with_capacity(pairs.len() + 1);
                 tail.push(b',');
                 tail.extend_from_slice(pairs);
-                write_json_line(&mut self.out, found.line, written, &answer, &tail)
+                write_json_line(
+                    &mut self.out,
+                    &mut Vec::new(),
+                    found.line,
+                    written,
+                    &answer,
+                    &tail,
+                )
             }
             Format::Sarif => {
                 let place = sarif::Place {

@@ -114,10 +114,22 @@ mod tests {
 
     #[test]
     fn a_labels_at_label_starts_in_any_case() {
-        for name in ["xn--80ak6aa92e.com", "www.XN--80ak6aa92e.com", "a.Xn--b", "xn--"] {
+        for name in [
+            "xn--80ak6aa92e.com",
+            "www.XN--80ak6aa92e.com",
+            "a.Xn--b",
+            "xn--",
+        ] {
             assert!(has_a_label(name.as_bytes()), "{name}");
         }
-        for name in ["example.com", "axn--b.com", "x-n--b.com", "xn-b.com", "a-b.xn-", ""] {
+        for name in [
+            "example.com",
+            "axn--b.com",
+            "x-n--b.com",
+            "xn-b.com",
+            "a-b.xn-",
+            "",
+        ] {
             assert!(!has_a_label(name.as_bytes()), "{name}");
         }
     }

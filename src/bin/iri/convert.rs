@@ -10,7 +10,7 @@ use iribis::{IriRef, ParseOptions, Profile};
 use serde_json::{json, Map};
 
 use crate::inputs::{inputs, Line, Preprocess};
-use crate::output::{answer_each, Answer, Errors, Failure, Shape};
+use crate::output::{self, answer_each, Answer, Errors, Failure, Shape};
 use crate::Outcome;
 
 #[derive(clap::Args)]
@@ -108,6 +108,14 @@ fn run(
         Errors::Stderr
     };
     answer_each(given, json, &shape, errors, |text| match steps(text) {
+        Ok(Converted { result, .. }) if json && !explain => {
+            // The common line, written by hand (no serde_json::Value).
+            let mut raw = Vec::with_capacity(result.len() + 16);
+            output::push_json_plain(&mut raw, key);
+            raw.push(b':');
+            output::push_json_str(&mut raw, result.as_str());
+            Answer::ok_raw(raw, String::new())
+        }
         Ok(Converted { result, steps }) => {
             let mut fields = Map::new();
             fields.insert(key.into(), result.as_str().into());

@@ -219,8 +219,10 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
 }
 
 /// Checks every line and writes each answer, in input order. Lines are
-/// checked in batches on all cores; a batch ends where reading the next
-/// line may wait, so that no answer that is ready is held back.
+/// checked in batches on all cores, and while one batch is checked this
+/// thread reads the next one and writes the one before; a batch ends where
+/// reading the next line may wait, and is then written before that read,
+/// so that no answer that is ready is held back.
 fn check_lines(
     mut lines: impl Iterator<Item = io::Result<Line>>,
     options: &CheckOptions,
@@ -231,19 +233,9 @@ fn check_lines(
     if writer.format == Format::Sarif {
         sarif::write_head(&mut writer.out)?;
     }
-    loop {
-        let mut batch = Vec::with_capacity(BATCH);
-        for line in lines.by_ref() {
-            let line = line?;
-            let ready = line.ready;
-            batch.push(line);
-            if !ready || batch.len() == BATCH {
-                break;
-            }
-        }
-        let Some(last) = batch.last() else { break };
-        let wait = !last.ready;
-        for (line, answer) in batch.iter().zip(check_all(&batch, options)) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut write = |checked: Checked, flush: bool| -> io::Result<()> {
+        for (line, answer) in checked.wait() {
             match &answer {
                 Ok(report) => summary.add(report),
                 Err(_) => summary.add_failure(),
@@ -251,13 +243,96 @@ fn check_lines(
             if let Some(bar) = progress {
                 bar.inc(line.bytes as u64);
             }
-            writer.write(line, &answer)?;
+            writer.write(&line, &answer)?;
         }
-        if wait {
+        if flush {
             writer.out.flush()?;
         }
-    }
+        Ok(())
+    };
+    std::thread::scope(|scope| -> io::Result<()> {
+        let mut in_flight: Option<Checked> = None;
+        loop {
+            let mut batch = Vec::with_capacity(BATCH);
+            for line in lines.by_ref() {
+                let line = line?;
+                let ready = line.ready;
+                batch.push(line);
+                if !ready || batch.len() == BATCH {
+                    break;
+                }
+            }
+            let wait = batch.last().is_some_and(|l| !l.ready);
+            let next = (!batch.is_empty()).then(|| Checked::start(scope, batch, cores, options));
+            if let Some(before) = in_flight.take() {
+                write(before, false)?;
+            }
+            let Some(next) = next else { break };
+            if wait {
+                write(next, true)?;
+            } else {
+                in_flight = Some(next);
+            }
+        }
+        Ok(())
+    })?;
     Ok(summary)
+}
+
+/// A batch of lines being checked: on other threads, in contiguous parts,
+/// or already, on this one (one core, or a batch too small to share).
+enum Checked<'scope> {
+    Done(Answers),
+    Running(Vec<std::thread::ScopedJoinHandle<'scope, Answers>>),
+}
+
+/// Lines with their answers, in order.
+type Answers = Vec<(Line, Result<Report, Failure>)>;
+
+impl<'scope> Checked<'scope> {
+    fn start<'env>(
+        scope: &'scope std::thread::Scope<'scope, 'env>,
+        batch: Vec<Line>,
+        cores: usize,
+        options: &'env CheckOptions,
+    ) -> Self {
+        let check_part = move |part: Vec<Line>| {
+            part.into_iter()
+                .map(|l| {
+                    let answer = check_one(&l, options);
+                    (l, answer)
+                })
+                .collect::<Vec<_>>()
+        };
+        if cores == 1 || batch.len() < 256 {
+            return Checked::Done(check_part(batch));
+        }
+        let chunk = batch.len().div_ceil(cores);
+        let mut parts = Vec::with_capacity(cores);
+        let mut rest = batch;
+        while rest.len() > chunk {
+            let tail = rest.split_off(chunk);
+            parts.push(std::mem::replace(&mut rest, tail));
+        }
+        parts.push(rest);
+        Checked::Running(
+            parts
+                .into_iter()
+                .map(|part| scope.spawn(move || check_part(part)))
+                .collect(),
+        )
+    }
+
+    /// The lines and their answers, in order, once all are checked.
+    fn wait(self) -> Answers {
+        match self {
+            Checked::Done(all) => all,
+            Checked::Running(parts) => parts
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect(),
+        }
+    }
 }
 
 /// Where and how answers are written.
@@ -353,31 +428,6 @@ fn check_one(line: &Line, options: &CheckOptions) -> Result<Report, Failure> {
         Input::Text(t) => guarded(|| check(t, options)),
         Input::NotUtf8(n) => Err(n.failure()),
     }
-}
-
-/// The answers of a batch, in order, computed on all cores.
-fn check_all(batch: &[Line], options: &CheckOptions) -> Vec<Result<Report, Failure>> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if cores == 1 || batch.len() < 256 {
-        return batch.iter().map(|l| check_one(l, options)).collect();
-    }
-    let chunk = batch.len().div_ceil(cores);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = batch
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|l| check_one(l, options))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    })
 }
 
 /// Writes one input's JSON line, `extra` (more `,"key":value` pairs,

@@ -7,7 +7,7 @@ mod sarif;
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 
 use anstyle::{AnsiColor, Style};
@@ -18,7 +18,7 @@ use iribis::spoof::ProtectedDomains;
 use iribis::{check, Profile};
 
 use crate::inputs::{inputs, Input, Line, Preprocess};
-use crate::output::{guarded, itoa, push_json_str, write_safe_json_bytes, Failure};
+use crate::output::{guarded, itoa, push_json_str, write_safe_json_bytes, Failure, Spill};
 use crate::Outcome;
 
 /// The output format of `iri check`.
@@ -204,7 +204,6 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
         only_invalid: args.only_invalid,
         artifact,
         results: 0,
-        line: Vec::with_capacity(256),
     };
     let summary = check_lines(lines, &options, &mut writer, progress.as_ref())?;
     if let Some(bar) = progress {
@@ -337,7 +336,7 @@ impl<'scope> Checked<'scope> {
 
 /// Where and how answers are written.
 struct Writer {
-    out: BufWriter<Box<dyn Write>>,
+    out: Spill<Box<dyn Write>>,
     format: Format,
     color: bool,
     only_invalid: bool,
@@ -345,8 +344,6 @@ struct Writer {
     artifact: String,
     /// The SARIF results written so far.
     results: usize,
-    /// The JSON line being written, its buffer reused.
-    line: Vec<u8>,
 }
 
 impl Writer {
@@ -364,14 +361,7 @@ impl Writer {
             }
         };
         match (self.format, answer) {
-            (Format::Json, _) => write_json_line(
-                &mut self.out,
-                &mut self.line,
-                line.number,
-                text,
-                answer,
-                b"",
-            ),
+            (Format::Json, _) => write_json_line(&mut self.out, line.number, text, answer, b""),
             (Format::Human, Ok(report)) => write_human(&mut self.out, text, report, self.color),
             (Format::Human, Err(failure)) => writeln!(self.out, "{}\n", failure.report()),
             (Format::Sarif, _) => {
@@ -434,15 +424,14 @@ fn check_one(line: &Line, options: &CheckOptions) -> Result<Report, Failure> {
 /// terminal-safe) after `line`. The common line, a valid input without
 /// findings, is written by hand; findings and errors are serialized from
 /// borrowed fields and then have their invisible characters escaped.
-fn write_json_line(
-    out: &mut impl Write,
-    buf: &mut Vec<u8>,
+fn write_json_line<W: Write>(
+    out: &mut Spill<W>,
     line: usize,
     input: &str,
     answer: &Result<Report, Failure>,
     extra: &[u8],
 ) -> io::Result<()> {
-    buf.clear();
+    let buf = &mut out.buf;
     buf.extend_from_slice(b"{\"input\":");
     push_json_str(buf, input);
     let (valid, violations) = match answer {
@@ -469,16 +458,13 @@ fn write_json_line(
     }
     buf.extend_from_slice(b",\"line\":");
     buf.extend_from_slice(itoa(line, &mut [0; 20]));
-    let unsafe_end = buf.len();
+    if !(violations.is_empty() && answer.is_ok()) {
+        let raw = buf.split_off(safe);
+        write_safe_json_bytes(&mut *buf, &raw)?;
+    }
     buf.extend_from_slice(extra);
     buf.extend_from_slice(b"}\n");
-    if violations.is_empty() && answer.is_ok() {
-        out.write_all(buf)
-    } else {
-        out.write_all(&buf[..safe])?;
-        write_safe_json_bytes(out, &buf[safe..unsafe_end])?;
-        out.write_all(&buf[unsafe_end..])
-    }
+    out.spill_if_full()
 }
 
 /// A finding as the JSON output has it.

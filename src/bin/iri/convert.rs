@@ -110,7 +110,7 @@ fn run(
     answer_each(given, json, &shape, errors, |text| match steps(text) {
         Ok(Converted { result, .. }) if json && !explain => {
             // The common line, written by hand (no serde_json::Value).
-            let mut raw = Vec::with_capacity(result.len() + 16);
+            let mut raw = output::scratch();
             output::push_json_plain(&mut raw, key);
             raw.push(b':');
             output::push_json_str(&mut raw, result.as_str());

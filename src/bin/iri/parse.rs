@@ -119,7 +119,7 @@ impl<'a> Fields<'a> {
     /// eight bytes at a time where serde_json looks at each, or as they are
     /// when they are parts of an input that [`output::is_json_plain`].
     fn json(&self, plain: bool) -> Vec<u8> {
-        let mut buf = Vec::with_capacity(256);
+        let mut buf = output::scratch();
         let pairs = [
             (&b"\"scheme\":"[..], self.scheme),
             (b",\"authority\":", self.authority),

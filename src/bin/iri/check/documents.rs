@@ -11,7 +11,7 @@ mod turtle;
 
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anstyle::AnsiColor;
@@ -309,7 +309,7 @@ struct Source<'a> {
 
 /// Where and how the findings of documents are written.
 struct DocWriter {
-    out: BufWriter<Box<dyn Write>>,
+    out: crate::output::Spill<Box<dyn Write>>,
     format: Format,
     color: bool,
     only_invalid: bool,
@@ -393,14 +393,7 @@ impl DocWriter {
                 let mut tail = Vec::with_capacity(pairs.len() + 1);
                 tail.push(b',');
                 tail.extend_from_slice(pairs);
-                write_json_line(
-                    &mut self.out,
-                    &mut Vec::new(),
-                    found.line,
-                    written,
-                    &answer,
-                    &tail,
-                )
+                write_json_line(&mut self.out, found.line, written, &answer, &tail)
             }
             Format::Sarif => {
                 let place = sarif::Place {

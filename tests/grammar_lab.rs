@@ -653,7 +653,9 @@ fn runtime_failures_explained_by_what_stands_there() {
     }
     // The same message by the built-in parser itself.
     let e = iribis::IriRef::parse("http://[fe80::1%25eth0]/").unwrap_err();
-    assert!(e.message().starts_with("'%' is not allowed in an IP literal"));
+    assert!(e
+        .message()
+        .starts_with("'%' is not allowed in an IP literal"));
     // Outside an IP literal: "%zz" is a bad percent-encoding, "%41" where
     // the grammar takes no pct-form is a character not allowed there.
     let plain = edited(
@@ -662,10 +664,19 @@ fn runtime_failures_explained_by_what_stands_there() {
         "ipchar = { iunreserved | sub_delims | \":\" | \"@\" }",
     );
     let (message, component) = explain(&plain, "IRI_reference", "http://a/%zz");
-    assert!(message.starts_with("'%' must be followed by two hexadecimal digits"), "{message}");
+    assert!(
+        message.starts_with("'%' must be followed by two hexadecimal digits"),
+        "{message}"
+    );
     assert_eq!(component, "path");
     let (message, _) = explain(&plain, "IRI_reference", "http://a/%41");
-    assert!(message.starts_with("'%' (U+0025) is not allowed in"), "{message}");
+    assert!(
+        message.starts_with("'%' (U+0025) is not allowed in"),
+        "{message}"
+    );
     let (message, _) = explain(&PestGrammar::builtin(p), "IRI_reference", "http://a/%4");
-    assert!(message.starts_with("'%' must be followed by two hexadecimal digits"), "{message}");
+    assert!(
+        message.starts_with("'%' must be followed by two hexadecimal digits"),
+        "{message}"
+    );
 }

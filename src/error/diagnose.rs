@@ -200,7 +200,7 @@ pub(crate) struct Place {
 pub(crate) fn locate(prefix: &str, rule: Sym) -> Place {
     use Sym::{
         absolute_IRI, absolute_URI, authority, h16, host, iauthority, ihost, irelative_ref, ls32,
-        relative_ref, IPv6address, IPvFuture, IP_literal, IRI_reference, URI_reference, IRI, URI,
+        relative_ref, IP_literal, IPv6address, IPvFuture, IRI_reference, URI_reference, IRI, URI,
     };
     let mut place = Place {
         component: Component::of_rule(rule),
@@ -304,13 +304,7 @@ fn is_scheme(s: &str) -> bool {
 }
 
 /// The kind of error at the end of `prefix`, `rest` the input from there.
-fn classify(
-    prefix: &str,
-    rest: &str,
-    place: &Place,
-    profile: Profile,
-    rule: Sym,
-) -> ErrorKind {
+fn classify(prefix: &str, rest: &str, place: &Place, profile: Profile, rule: Sym) -> ErrorKind {
     let tail: Vec<char> = prefix.chars().rev().take(2).collect();
     // The last one or two characters before the position are "%" or "%" HEXDIG.
     let in_percent = match tail.as_slice() {

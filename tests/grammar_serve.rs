@@ -409,7 +409,8 @@ fn checks_and_diffs_an_edited_grammar() {
     );
     assert!(v["accepted"]["base"].as_u64().unwrap() > 300, "{v}");
     // From another start rule: the corpus's IRI references, few of which
-    // are a port by themselves; the counts say so.
+    // are a port by themselves (the per-rule table inputs are); the counts
+    // say so.
     let (status, v) = post(
         &server,
         "/api/diff",
@@ -418,7 +419,7 @@ fn checks_and_diffs_an_edited_grammar() {
     assert_eq!(status, 200, "{v}");
     assert_eq!(v["new"]["rule"], "port");
     let accepted = v["accepted"]["base"].as_u64().unwrap();
-    assert!(accepted < 10, "{v}");
+    assert!(accepted > 0 && accepted < 100, "{v}");
     assert!(v["accepted"]["new"].as_u64().unwrap() >= accepted, "{v}");
 
     let (status, v) = post(&server, "/api/check", &json!({"grammar": edited}));

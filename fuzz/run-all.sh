@@ -16,7 +16,8 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(fast_vs_pest parse_any roundtrip to_uri resolve ipv6 differential
-             long_inputs check to_iri compare lab_grammar lab_from_abnf lab_check cli)
+             long_inputs check to_iri compare lab_grammar lab_from_abnf lab_check
+             lab_trace cli)
 fi
 # The cli target runs the iri binary as a child process.
 if printf '%s\n' "${targets[@]}" | grep -qx cli; then

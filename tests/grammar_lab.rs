@@ -612,3 +612,71 @@ fn runtime_grammars_and_the_loop() {
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A runtime grammar's failure is explained by what stands where it
+/// stopped: a '%' in an IP literal is not allowed whatever follows it
+/// (3987bis §2.2, RFC 3986 §3.2.2), whichever rule the parse starts from; a
+/// '%' elsewhere is a bad percent-encoding only when two hexadecimal digits
+/// do not follow it.
+#[test]
+fn runtime_failures_explained_by_what_stands_there() {
+    let p = Profile::Rfc3987bis;
+    // The walkthrough's zone grammar, IPv6address first: it stops at '%'.
+    let zone = edited(
+        p,
+        "IP_literal = { \"[\" ~ (IPv6address | IPvFuture) ~ \"]\" }",
+        "IP_literal = { \"[\" ~ (IPv6address | IPv6addrz | IPvFuture) ~ \"]\" }\n\
+         IPv6addrz = { IPv6address ~ \"%25\" ~ ZoneID }\n\
+         ZoneID = { (unreserved | pct_encoded)+ }",
+    );
+    let explain = |g: &PestGrammar, rule: &str, input: &str| {
+        let f = g.tree(rule, input).unwrap_err();
+        let e = f.explain(input, rule, p).unwrap();
+        (e.message(), e.component().name())
+    };
+    for (rule, input) in [
+        ("IP_literal", "[fe80::1%25eth0]"),
+        ("IP_literal", "[fe80::1%eth0]"),
+        ("ihost", "[fe80::1%25eth0]"),
+        ("iauthority", "u@[fe80::1%25eth0]:80"),
+        ("IRI_reference", "http://[fe80::1%25eth0]/"),
+        ("IPv6address", "fe80::1%25eth0"),
+    ] {
+        for g in [&zone, &PestGrammar::builtin(p)] {
+            let (message, component) = explain(g, rule, input);
+            assert!(
+                message.starts_with("'%' is not allowed in an IP literal"),
+                "{rule} {input}: {message}"
+            );
+            assert_eq!(component, "host", "{rule} {input}");
+        }
+    }
+    // The same message by the built-in parser itself.
+    let e = iribis::IriRef::parse("http://[fe80::1%25eth0]/").unwrap_err();
+    assert!(e
+        .message()
+        .starts_with("'%' is not allowed in an IP literal"));
+    // Outside an IP literal: "%zz" is a bad percent-encoding, "%41" where
+    // the grammar takes no pct-form is a character not allowed there.
+    let plain = edited(
+        p,
+        "ipchar = { iunreserved | pct_form | sub_delims | \":\" | \"@\" }",
+        "ipchar = { iunreserved | sub_delims | \":\" | \"@\" }",
+    );
+    let (message, component) = explain(&plain, "IRI_reference", "http://a/%zz");
+    assert!(
+        message.starts_with("'%' must be followed by two hexadecimal digits"),
+        "{message}"
+    );
+    assert_eq!(component, "path");
+    let (message, _) = explain(&plain, "IRI_reference", "http://a/%41");
+    assert!(
+        message.starts_with("'%' (U+0025) is not allowed in"),
+        "{message}"
+    );
+    let (message, _) = explain(&PestGrammar::builtin(p), "IRI_reference", "http://a/%4");
+    assert!(
+        message.starts_with("'%' must be followed by two hexadecimal digits"),
+        "{message}"
+    );
+}

@@ -396,17 +396,31 @@ fn checks_and_diffs_an_edited_grammar() {
     assert_eq!(status, 200, "{v}");
     assert_eq!(
         v["new"],
-        json!({"grammar": "playground.pest", "rule": "IRI_reference"})
+        json!({"grammar": "playground.pest", "rule": "IRI-reference"})
     );
     assert_eq!(
         v["base"],
-        json!({"grammar": "built-in rfc3987bis", "rule": "IRI_reference"})
+        json!({"grammar": "built-in rfc3987bis", "rule": "IRI-reference"})
     );
     assert!(v["inputs"].as_u64().unwrap() > 400);
     assert_eq!(
         v["differing"].as_u64().unwrap(),
         v["differences"].as_array().unwrap().len() as u64
     );
+    assert!(v["accepted"]["base"].as_u64().unwrap() > 300, "{v}");
+    // From another start rule: the corpus's IRI references, few of which
+    // are a port by themselves (the per-rule table inputs are); the counts
+    // say so.
+    let (status, v) = post(
+        &server,
+        "/api/diff",
+        &json!({"grammar": edited, "rule": "port"}),
+    );
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["new"]["rule"], "port");
+    let accepted = v["accepted"]["base"].as_u64().unwrap();
+    assert!(accepted > 0 && accepted < 100, "{v}");
+    assert!(v["accepted"]["new"].as_u64().unwrap() >= accepted, "{v}");
 
     let (status, v) = post(&server, "/api/check", &json!({"grammar": edited}));
     assert_eq!(status, 200, "{v}");

@@ -487,3 +487,88 @@ fn every_result_has_its_line() {
         assert_eq!(lines, [1, 2, 3, 4], "{args:?}");
     }
 }
+
+/// `iri tree --trace` on hostile input: a path of 100,000 characters is
+/// cut at the event cap (a bounded output, in bounded memory), a nesting
+/// deeper than pest's stack is an error with exit status 2, not a crash,
+/// and invisible characters (zero-width, soft hyphen, byte order mark,
+/// a tag, the word joiner) are written as escapes in every line that shows
+/// input text, plain or JSON.
+#[test]
+fn tree_trace_on_hostile_input_is_bounded() {
+    // 3 GiB of address space: the lab's thread reserves a 2 GiB stack.
+    const BUDGET: usize = 3 << 20;
+    let huge = format!("http://a/{}", "a".repeat(100_000));
+    let o = iri_within(BUDGET, &["tree", "--trace", &huge], b"");
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.lines().count() <= 10_003,
+        "{} lines",
+        out.lines().count()
+    );
+    assert!(
+        out.ends_with(
+            "(trace cut at 10,000 events: the parse went on, its verdict is the whole parse's)\n"
+        ),
+        "{}",
+        &out[out.len() - 300..]
+    );
+    let o = iri_within(BUDGET, &["tree", "--trace", "--json", &huge], b"");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["truncated"], true);
+    assert_eq!(v["events"].as_array().unwrap().len(), 10_000);
+    assert_eq!(v["valid"], true);
+
+    // Deeper than pest's stack: no verdict, an error.
+    let dir = std::env::temp_dir().join(format!("hostile-cli-{}-trace", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let nested = dir.join("nested.pest");
+    std::fs::write(&nested, "a = { \"(\" ~ a ~ \")\" | \"x\" }\n").unwrap();
+    let deep = format!("{}x{}", "(".repeat(50_000), ")".repeat(50_000));
+    let nested = nested.to_str().unwrap();
+    let o = iri_within(
+        BUDGET,
+        &["tree", "--trace", "--grammar", nested, "--rule", "a", &deep],
+        b"",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("needs more nested calls than the stack holds"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // Invisible characters, where the input is valid and where it fails.
+    let invisible = "\u{200B}\u{AD}\u{FEFF}\u{E0041}\u{2060}";
+    for (args, profile) in [
+        (&["--trace"][..], "leiri"),
+        (&["--trace=won"][..], "leiri"),
+        (&["--trace"][..], "rfc3986"),
+    ] {
+        let input = format!("http://a/x{invisible}y");
+        let mut all = vec!["tree", "--profile", profile];
+        all.extend_from_slice(args);
+        all.push(&input);
+        let o = iri(&all, b"");
+        assert_terminal_safe(&format!("{all:?}"), &o.stdout);
+        let out = String::from_utf8(o.stdout).unwrap();
+        for c in invisible.chars() {
+            assert!(
+                !out.contains(c),
+                "{all:?}: raw U+{:04X} in\n{out}",
+                c as u32
+            );
+        }
+        assert!(
+            out.contains(r"\u{200b}") || out.contains(r"\u{200B}") || out.contains("U+200B"),
+            "{all:?}: {out}"
+        );
+        all.push("--json");
+        let o = iri(&all, b"");
+        assert_terminal_safe(&format!("{all:?}"), &o.stdout);
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["input"].as_str(), Some(input.as_str()), "{all:?}");
+    }
+}

@@ -353,3 +353,43 @@ fn a_rule_name_longer_than_a_format_width() {
         "no row for the rule"
     );
 }
+
+/// pest_meta's validator follows rule references again for each question
+/// it asks, remembering nothing: a chain of rules each referring to the
+/// next three times took 22 s at 12 rules and 377 s at 14 (3^n paths), and
+/// its optimizer's restorer walks a chain again from every choice (a
+/// 10,000-rule chain, minutes). The lab counts those steps before pest_meta
+/// runs and refuses the grammar, at once, naming the rule.
+#[test]
+fn grammars_that_would_validate_for_minutes_are_refused() {
+    let chain = |n: usize, body: &str| {
+        let mut g = String::new();
+        for k in 0..n {
+            let next = format!("r{}", k + 1);
+            g.push_str(&format!("r{k} = {{ {} }}\n", body.replace('N', &next)));
+        }
+        g + &format!("r{n} = {{ \"b\" }}\n")
+    };
+    let d = dir("validation-steps");
+    let branching = write(
+        &d,
+        "branching.pest",
+        &chain(40, "N | N ~ \"a\" | N ~ \"c\""),
+    );
+    let out = iri_within(
+        BUDGET,
+        &["parse", "--grammar", &branching, "--rule", "r0", "b"],
+    );
+    fails_with(
+        &out,
+        "branching.pest: rule r0: loading the grammar would take pest_meta's validator and optimizer more than 10,000,000 steps (the lab's limit), the most of them for rule r0: rule r0 reaches rules along ",
+    );
+    let long = chain(10_000, "\"x\" ~ N | \"y\"");
+    let e = PestGrammar::parse(&long, "long.pest").unwrap_err();
+    assert!(e.to_string().contains("a long chain of rules"), "{e}");
+    // The same shapes, small, load.
+    let g = PestGrammar::parse(&chain(6, "N | N ~ \"a\" | N ~ \"c\""), "t.pest").unwrap();
+    assert!(g.accepts("r0", "b"));
+    PestGrammar::parse(&chain(200, "\"x\" ~ N | \"y\""), "t.pest").unwrap();
+    assert_eq!(lab::MAX_VALIDATION_STEPS, 10_000_000);
+}

@@ -166,9 +166,8 @@ fn finish(
     end_allowed: bool,
 ) -> Details {
     let prefix = &input[..byte];
-    let at = input[byte..].chars().next();
     let place = locate(prefix, rule.0);
-    let kind = classify(prefix, at, &place, profile, rule.0);
+    let kind = classify(prefix, &input[byte..], &place, profile, rule.0);
     Details {
         char: prefix.chars().count(),
         byte,
@@ -185,6 +184,9 @@ pub(crate) struct Place {
     pub(crate) component: Component,
     /// Inside an unclosed "[" of an IP literal host.
     pub(crate) in_ip_literal: bool,
+    /// In a rule that only an IP literal's brackets hold (IPv6address,
+    /// IPvFuture and their parts), taken as the start rule.
+    in_ip_address: bool,
     /// In a relative reference's path, still in its first segment.
     first_relative_segment: bool,
     /// The text of the port so far, when in the port.
@@ -197,12 +199,13 @@ pub(crate) struct Place {
 /// take their components from the parse tree.
 pub(crate) fn locate(prefix: &str, rule: Sym) -> Place {
     use Sym::{
-        absolute_IRI, absolute_URI, irelative_ref, relative_ref, IRI_reference, URI_reference, IRI,
-        URI,
+        absolute_IRI, absolute_URI, authority, h16, host, iauthority, ihost, irelative_ref, ls32,
+        relative_ref, IP_literal, IPv6address, IPvFuture, IRI_reference, URI_reference, IRI, URI,
     };
     let mut place = Place {
         component: Component::of_rule(rule),
         in_ip_literal: false,
+        in_ip_address: false,
         first_relative_segment: false,
         port: None,
     };
@@ -210,6 +213,16 @@ pub(crate) fn locate(prefix: &str, rule: Sym) -> Place {
     let may_scheme = needs_scheme || matches!(rule, IRI_reference | URI_reference);
     let relative_only = matches!(rule, irelative_ref | relative_ref);
     if !(may_scheme || relative_only) {
+        match rule {
+            iauthority | authority => in_authority(prefix, &mut place),
+            // The host rules: only an IP literal's brackets matter.
+            ihost | host | IP_literal => {
+                place.in_ip_literal = prefix.starts_with('[') && !prefix.contains(']');
+            }
+            // Rules that stand inside an IP literal's brackets alone.
+            IPv6address | IPvFuture | h16 | ls32 => place.in_ip_address = true,
+            _ => {}
+        }
         return place;
     }
     let mut rest = prefix;
@@ -230,37 +243,7 @@ pub(crate) fn locate(prefix: &str, rule: Sym) -> Place {
     if let Some(auth) = rest.strip_prefix("//") {
         match auth.find(['/', '?', '#']) {
             None => {
-                let host = match auth.find('@') {
-                    Some(at) => &auth[at + 1..],
-                    None => auth,
-                };
-                if let Some(lit) = host.strip_prefix('[') {
-                    match lit.find(']') {
-                        None => {
-                            place.component = Component::Host;
-                            place.in_ip_literal = true;
-                        }
-                        Some(close) if lit[close + 1..].starts_with(':') => {
-                            place.component = Component::Port;
-                            place.port = Some(lit[close + 2..].to_owned());
-                        }
-                        Some(_) => place.component = Component::Host,
-                    }
-                } else if let Some(colon) = host.rfind(':') {
-                    place.component = if auth.contains('@') {
-                        Component::Port
-                    } else {
-                        // Still either userinfo ("user:pw" before "@") or host:port.
-                        Component::Authority
-                    };
-                    place.port = Some(host[colon + 1..].to_owned());
-                } else {
-                    place.component = if auth.contains('@') {
-                        Component::Host
-                    } else {
-                        Component::Authority
-                    };
-                }
+                in_authority(auth, &mut place);
                 return place;
             }
             Some(i) => rest = &auth[i..],
@@ -277,19 +260,51 @@ pub(crate) fn locate(prefix: &str, rule: Sym) -> Place {
     place
 }
 
+/// Locates the end of `auth`, the text of an authority so far (no `/`,
+/// `?` or `#` in it): in the userinfo, the host (inside an IP literal's
+/// `[` or not) or the port.
+fn in_authority(auth: &str, place: &mut Place) {
+    let host = match auth.find('@') {
+        Some(at) => &auth[at + 1..],
+        None => auth,
+    };
+    if let Some(lit) = host.strip_prefix('[') {
+        match lit.find(']') {
+            None => {
+                place.component = Component::Host;
+                place.in_ip_literal = true;
+            }
+            Some(close) if lit[close + 1..].starts_with(':') => {
+                place.component = Component::Port;
+                place.port = Some(lit[close + 2..].to_owned());
+            }
+            Some(_) => place.component = Component::Host,
+        }
+    } else if let Some(colon) = host.rfind(':') {
+        place.component = if auth.contains('@') {
+            Component::Port
+        } else {
+            // Still either userinfo ("user:pw" before "@") or host:port.
+            Component::Authority
+        };
+        place.port = Some(host[colon + 1..].to_owned());
+    } else {
+        place.component = if auth.contains('@') {
+            Component::Host
+        } else {
+            Component::Authority
+        };
+    }
+}
+
 fn is_scheme(s: &str) -> bool {
     let mut b = s.bytes();
     b.next().is_some_and(|c| c.is_ascii_alphabetic())
         && b.all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
 }
 
-fn classify(
-    prefix: &str,
-    at: Option<char>,
-    place: &Place,
-    profile: Profile,
-    rule: Sym,
-) -> ErrorKind {
+/// The kind of error at the end of `prefix`, `rest` the input from there.
+fn classify(prefix: &str, rest: &str, place: &Place, profile: Profile, rule: Sym) -> ErrorKind {
     let tail: Vec<char> = prefix.chars().rev().take(2).collect();
     // The last one or two characters before the position are "%" or "%" HEXDIG.
     let in_percent = match tail.as_slice() {
@@ -300,7 +315,7 @@ fn classify(
     if in_percent && place.component != Component::Scheme {
         return ErrorKind::InvalidPercentEncoding;
     }
-    let Some(ch) = at else {
+    let Some(ch) = rest.chars().next() else {
         return if place.component == Component::Scheme
             && matches!(
                 rule,
@@ -311,7 +326,18 @@ fn classify(
             ErrorKind::UnexpectedEnd
         };
     };
-    if ch == '%' && place.component != Component::Scheme && !place.in_ip_literal {
+    // A '%' where the character itself is wrong, whatever follows it: no
+    // IP literal holds one (3987bis §2.2, RFC 3986 §3.2.2: IP-literal has
+    // no pct-encoded), and a '%' there is an RFC 6874 zone identifier.
+    if ch == '%' && (place.in_ip_literal || place.in_ip_address) {
+        return ErrorKind::InvalidIpLiteral { ch };
+    }
+    // Elsewhere a '%' the grammar did not take is one that pct-encoded
+    // could not: not followed by two hexadecimal digits. One that is
+    // (where a grammar of the lab allows no pct-encoded) is a character
+    // not allowed there, as any other.
+    let hex = |i| rest.as_bytes().get(i).is_some_and(u8::is_ascii_hexdigit);
+    if ch == '%' && place.component != Component::Scheme && !(hex(1) && hex(2)) {
         return ErrorKind::InvalidPercentEncoding;
     }
     match place.component {

@@ -20,6 +20,7 @@ mod fidelity;
 mod from_abnf;
 mod language;
 mod limits;
+mod meta_cost;
 mod runtime;
 mod trace;
 
@@ -27,6 +28,7 @@ pub use diff::{diff, DiffKind, DiffReport, Difference, Side};
 pub use fidelity::{check, check_abnf, CheckReport, CheckRow, Scan, Status, TestString};
 pub use from_abnf::{from_abnf, FromAbnfError};
 pub use limits::{MAX_EXPRESSIONS, MAX_NESTING, MAX_REPETITION};
+pub use meta_cost::MAX_VALIDATION_STEPS;
 pub use runtime::{spelling, GrammarError, PestGrammar, RuntimeFailure, RuntimeNode, RuntimeTree};
 pub use trace::{
     Attempt, Trace, TraceEvent, TraceMode, TraceOptions, Verdict, DEFAULT_MAX_EVENTS,

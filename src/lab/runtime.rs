@@ -574,13 +574,21 @@ type Loaded = (Vec<OptimizedRule>, Option<Vec<u32>>);
 /// Parses, validates and optimizes with pest_meta, on this thread (which
 /// must have the stack for it).
 fn load(text: &str, origin: &str) -> Result<Loaded, GrammarError> {
-    let (_, user) = pest_meta::parse_and_optimize(text).map_err(|errors| GrammarError {
+    // pest_meta::parse_and_optimize's steps, with the lab's count of the
+    // validator's steps before it runs (see meta_cost).
+    let report = |errors: Vec<pest::error::Error<pest_meta::parser::Rule>>| GrammarError {
         message: errors
             .into_iter()
             .map(|e| e.with_path(origin).to_string())
             .collect::<Vec<_>>()
             .join("\n"),
-    })?;
+    };
+    let pairs = pest_meta::parser::parse(pest_meta::parser::Rule::grammar_rules, text)
+        .map_err(|e| report(vec![e]))?;
+    pest_meta::validator::validate_pairs(pairs.clone()).map_err(report)?;
+    super::meta_cost::check(pairs.clone(), origin).map_err(|message| GrammarError { message })?;
+    let ast = pest_meta::parser::consume_rules(pairs).map_err(report)?;
+    let user = pest_meta::optimizer::optimize(ast);
     let bounds = char_bounds(&user);
     Ok((user, bounds))
 }

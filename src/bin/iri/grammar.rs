@@ -401,7 +401,11 @@ fn diff(args: DiffArgs, out: &mut impl Write) -> io::Result<Outcome> {
             diff_json(&report, base_side, new_side, args.examples)
         )?;
     } else {
-        let head = format!("rule {} (base) / {} (new)\n", base_side.rule, new_side.rule);
+        let head = format!(
+            "rule {} (base) / {} (new)\n",
+            lab::spelling(base_side.rule),
+            lab::spelling(new_side.rule)
+        );
         write!(
             out,
             "{head}{}",
@@ -445,9 +449,10 @@ pub(crate) fn diff_json(
         })
         .collect();
     json!({
-        "base": {"grammar": base.name, "rule": base.rule},
-        "new": {"grammar": new.name, "rule": new.rule},
+        "base": {"grammar": base.name, "rule": lab::spelling(base.rule)},
+        "new": {"grammar": new.name, "rule": lab::spelling(new.rule)},
         "inputs": report.inputs,
+        "accepted": {"base": report.base_accepted, "new": report.new_accepted},
         "differing": report.differences.len(),
         "kinds": kinds,
         "differences": report.differences.iter().map(|d| json!({

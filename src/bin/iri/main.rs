@@ -159,11 +159,14 @@ fn main() -> ExitCode {
         // A closed pipe (`iri parse ... | head`) is not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(
-                io::stderr(),
-                "iri: {}",
-                iribis::render::escape_invisible(&e.to_string())
-            );
+            // Escaped line by line: a report of several lines (pest's, on a
+            // grammar) keeps its line breaks.
+            let message = e.to_string();
+            let lines: Vec<_> = message
+                .split('\n')
+                .map(iribis::render::escape_invisible)
+                .collect();
+            let _ = writeln!(io::stderr(), "iri: {}", lines.join("\n"));
             ExitCode::from(2)
         }
     }

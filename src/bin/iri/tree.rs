@@ -101,6 +101,9 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     }
     let rule = rule_arg(&args.rule).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     crate::parse::check_rule(rule, args.profile)?;
+    // The rule as the profile spells it (under rfc3986, URI-reference for
+    // IRI-reference), as the error and the trace name it.
+    let rule = rule.in_profile(args.profile).unwrap_or(rule);
     let input = match text(&args)? {
         Ok(t) => t,
         Err(outcome) => return Ok(outcome),

@@ -161,12 +161,11 @@ fn main() -> ExitCode {
         Err(e) => {
             // Escaped line by line: a report of several lines (pest's, on a
             // grammar) keeps its line breaks.
-            let message = e.to_string();
-            let lines: Vec<_> = message
-                .split('\n')
-                .map(iribis::render::escape_invisible)
-                .collect();
-            let _ = writeln!(io::stderr(), "iri: {}", lines.join("\n"));
+            let _ = writeln!(
+                io::stderr(),
+                "iri: {}",
+                output::escape_lines(&e.to_string())
+            );
             ExitCode::from(2)
         }
     }
@@ -177,16 +176,12 @@ fn main() -> ExitCode {
 /// it is printed plain and escaped.
 fn usage_error(e: &clap::Error) -> ExitCode {
     let plain = e.render().to_string();
-    // clap's message is several lines: escape within each line, so that an
+    // clap's message is several lines: escaped within each line, so that an
     // argument's escape sequences never reach the terminal but the line
     // breaks stay line breaks.
     let invisible = |line: &str| line.chars().any(iribis::render::is_invisible);
     if e.use_stderr() && plain.split('\n').any(invisible) {
-        let shown: Vec<_> = plain
-            .split('\n')
-            .map(iribis::render::escape_invisible)
-            .collect();
-        let _ = write!(io::stderr(), "{}", shown.join("\n"));
+        let _ = write!(io::stderr(), "{}", output::escape_lines(&plain));
     } else {
         let _ = e.print();
     }

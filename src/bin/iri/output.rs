@@ -282,14 +282,7 @@ pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let word = match bytes.get(i..i + 8) {
-            Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
-            None => {
-                let mut padded = [b' '; 8];
-                padded[..bytes.len() - i].copy_from_slice(&bytes[i..]);
-                u64::from_le_bytes(padded)
-            }
-        };
+        let word = word_at(bytes, i);
         if !needs_a_look_in_json(word) {
             i += 8;
             continue;
@@ -342,11 +335,24 @@ pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
 /// no byte of it needs a look (ASCII, no control, `"`, `\\` or DEL). Every
 /// part of such a string is then written as it is too.
 pub(crate) fn is_json_plain(s: &str) -> bool {
-    let (words, rest) = s.as_bytes().as_chunks::<8>();
-    let mut padded = [b' '; 8];
-    padded[..rest.len()].copy_from_slice(rest);
-    let plain = |w: &[u8; 8]| !needs_a_look_in_json(u64::from_le_bytes(*w));
-    words.iter().all(plain) && plain(&padded)
+    let bytes = s.as_bytes();
+    (0..bytes.len())
+        .step_by(8)
+        .all(|i| !needs_a_look_in_json(word_at(bytes, i)))
+}
+
+/// The eight bytes of `bytes` from `i` as one word, little-endian; past the
+/// end, spaces (which need no look).
+fn word_at(bytes: &[u8], i: usize) -> u64 {
+    match bytes.get(i..i + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+        None => {
+            let mut padded = [b' '; 8];
+            let tail = &bytes[i.min(bytes.len())..];
+            padded[..tail.len()].copy_from_slice(tail);
+            u64::from_le_bytes(padded)
+        }
+    }
 }
 
 /// Appends `s`, a part of a string that [`is_json_plain`], as a JSON

@@ -163,10 +163,9 @@ pub(crate) fn lines(reader: impl Read, regular: bool) -> impl Iterator<Item = io
                 let ready = regular || reader.buffer().contains(&b'\n');
                 Some(Ok(Line {
                     number,
-                    // A copy of the exact length: `buf` keeps its
-                    // capacity, so a line costs one allocation, not the
-                    // doublings of a vector grown from empty.
-                    input: Input::from(buf.clone()),
+                    // A copy into a spare vector (see `recycle`), or one of
+                    // the exact length: `buf` keeps its capacity.
+                    input: Input::from(copy_of(&buf)),
                     ready,
                     bytes,
                 }))
@@ -245,4 +244,22 @@ impl Preprocess {
             }
         })
     }
+}
+
+thread_local! {
+    /// A vector a written answer gave back (see [`recycle`]).
+    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Gives the text of an answered line back, so that reading the next line
+/// on this thread copies into it instead of allocating.
+pub(crate) fn recycle(text: String) {
+    SPARE.set(text.into_bytes());
+}
+
+fn copy_of(bytes: &[u8]) -> Vec<u8> {
+    let mut spare = SPARE.take();
+    spare.clear();
+    spare.extend_from_slice(bytes);
+    spare
 }

@@ -512,6 +512,9 @@ pub(crate) struct Answer {
     pub(crate) ok: bool,
     /// The error, whose report is the human output (written only then).
     pub(crate) failure: Option<Failure>,
+    /// Known to be [plain](is_json_plain): the input is written as it is,
+    /// without a second look.
+    pub(crate) input_plain: bool,
 }
 
 impl Answer {
@@ -527,6 +530,7 @@ impl Answer {
             human: String::new(),
             ok: false,
             failure: Some(failure),
+            input_plain: false,
         }
     }
 
@@ -538,6 +542,7 @@ impl Answer {
             human,
             ok: true,
             failure: None,
+            input_plain: false,
         }
     }
 
@@ -550,7 +555,14 @@ impl Answer {
             human,
             ok: true,
             failure: None,
+            input_plain: false,
         }
+    }
+
+    /// Says that the input [is plain](is_json_plain), as the answer found.
+    pub(crate) fn with_plain_input(mut self, plain: bool) -> Answer {
+        self.input_plain = plain;
+        self
     }
 }
 
@@ -630,7 +642,11 @@ pub(crate) fn answer_each(
             // A key is plain ASCII.
             push_json_plain(line, shape.input);
             line.push(b':');
-            push_json_str(line, &text);
+            if answer.input_plain {
+                push_json_plain(line, &text);
+            } else {
+                push_json_str(line, &text);
+            }
             // The input under the key every command has, too.
             if shape.input != "input" {
                 line.extend_from_slice(b",\"input\":");
@@ -683,6 +699,7 @@ pub(crate) fn answer_each(
         if !ready {
             out.flush()?;
         }
+        crate::inputs::recycle(text);
     }
     out.flush()?;
     Ok(outcome)

@@ -86,7 +86,7 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
         match result {
             Ok(c) if args.json && rule == GrammarRule::IRI_REFERENCE => {
                 let plain = output::is_json_plain(text);
-                Answer::ok_raw(Fields::of(&c).json(plain), String::new())
+                Answer::ok_raw(Fields::of(&c).json(plain), String::new()).with_plain_input(plain)
             }
             Ok(c) if args.json => Answer::ok(fields(&c), String::new()),
             Ok(c) => Answer::ok(Map::new(), human(text, &c)),

@@ -259,6 +259,10 @@ pub(crate) fn recycle(text: String) {
 
 fn copy_of(bytes: &[u8]) -> Vec<u8> {
     let mut spare = SPARE.take();
+    if spare.capacity() < bytes.len() {
+        // Nothing given back (`iri check` answers in batches), or too small.
+        return bytes.to_vec();
+    }
     spare.clear();
     spare.extend_from_slice(bytes);
     spare

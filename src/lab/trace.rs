@@ -461,7 +461,8 @@ impl Program {
         let mut rules = Vec::with_capacity(ast.len());
         let mut properties = Vec::new();
         for (i, AstRule { name, ty, expr }) in ast.iter().enumerate() {
-            let body = compile(expr, i, name, &index, &mut properties)?;
+            let atomic = *ty == RuleType::Atomic;
+            let body = compile(expr, i, (name, atomic), &index, &mut properties)?;
             rules.push(CompiledRule {
                 name: Arc::from(name.as_str()),
                 ty: *ty,
@@ -570,13 +571,13 @@ impl Program {
 fn compile(
     expr: &Expr,
     at: usize,
-    rule: &str,
+    (rule, atomic): (&str, bool),
     index: &std::collections::HashMap<&str, usize>,
     properties: &mut Vec<String>,
 ) -> Result<Node, String> {
     // One closure for every recursive call, which all need `properties`.
     let properties = std::cell::RefCell::new(properties);
-    let c = |e: &Expr| compile(e, at, rule, index, &mut properties.borrow_mut());
+    let c = |e: &Expr| compile(e, at, (rule, atomic), index, &mut properties.borrow_mut());
     let boxed = |e: &Expr| c(e).map(Box::new);
     let repeat = |e: &Expr, min: u32, max: Option<u32>| -> Result<Node, String> {
         // As pest_meta's unroller: `e{m,n}` is m copies of e, then n - m of
@@ -617,12 +618,24 @@ fn compile(
             // pest_meta's lister rewrites `(a ~ b)* ~ a` at the end of a
             // sequence to `a ~ (b ~ a)*`, which matches more (on "abab" the
             // first fails, the second matches "aba"): run what pest runs.
-            if let [.., Expr::Rep(body), last] = items.as_slice() {
+            // It runs after the unroller, which makes `e{0,}` an `e*` (and
+            // `e+`, `e{n,}` a sequence ending in one, which the rotator has
+            // already passed, so the lister does not see it), and after the
+            // concatenator, which in an atomic rule makes a body of strings
+            // one string (no longer a sequence).
+            let repeated = match items.as_slice() {
+                [.., Expr::Rep(body) | Expr::RepMin(body, 0), last] => Some((body, last)),
+                _ => None,
+            };
+            if let Some((body, last)) = repeated {
                 let body_items = flatten(body, |e| match e {
                     Expr::Seq(a, b) => Some((a, b)),
                     _ => None,
                 });
-                if body_items.len() >= 2 && *body_items[0] == **last {
+                let one_string = atomic
+                    && (body_items.iter().all(|e| matches!(e, Expr::Str(_)))
+                        || body_items.iter().all(|e| matches!(e, Expr::Insens(_))));
+                if body_items.len() >= 2 && !one_string && same_unrolled(body_items[0], last) {
                     let mut nodes = Vec::with_capacity(items.len());
                     for e in &items[..items.len() - 2] {
                         nodes.push(c(e)?);
@@ -660,6 +673,15 @@ fn compile(
         Expr::RepMinMax(e, min, max) => repeat(e, *min, Some((*max).max(*min)))?,
         Expr::Skip(strings) => Node::Skip(strings.iter().map(|s| s.as_str().into()).collect()),
     })
+}
+
+/// Whether `a` and `b` are the same once `e{0,}` is read as `e*`, as the
+/// lister compares them after pest_meta's unroller.
+fn same_unrolled(a: &Expr, b: &Expr) -> bool {
+    match (a, b) {
+        (Expr::Rep(x) | Expr::RepMin(x, 0), Expr::Rep(y) | Expr::RepMin(y, 0)) => x == y,
+        _ => a == b,
+    }
 }
 
 /// The operands of a chain of one binary operator (`a ~ b ~ c`, however
@@ -1227,12 +1249,26 @@ mod tests {
             ("r = { NEWLINE ~ NEWLINE }", "r", "\r\n\n", true),
             ("r = { SOI ~ \"a\" ~ EOI }", "r", "a", true),
             ("r = { LETTER+ }", "r", "é", true),
-            // pest_meta's rewrite of `(a ~ b)* ~ a`.
+            // pest_meta's rewrite of `(a ~ b)* ~ a`, of `(a ~ b){0,} ~ a`
+            // too (unrolled to `*` first), not of a body of strings in an
+            // atomic rule (concatenated to one string first).
             (
                 "r = { s ~ \"b\" } s = { (\"a\" ~ \"b\")* ~ \"a\" }",
                 "r",
                 "abab",
                 true,
+            ),
+            (
+                "r = { s ~ \"b\" } s = { (\"a\" ~ \"b\"){0,} ~ \"a\" }",
+                "r",
+                "abab",
+                true,
+            ),
+            (
+                "r = @{ s ~ \"b\" } s = @{ (\"a\" ~ \"b\")* ~ \"a\" }",
+                "r",
+                "abab",
+                false,
             ),
             // Implicit whitespace in non-atomic rules, not in atomic ones.
             (

@@ -430,20 +430,33 @@ impl<'g, 'i> Counter<'g, 'i> {
         }
     }
 
+    /// Rule `r`'s answer in `table`, from `walk` over its body the first
+    /// time it is asked; `cycle` while that walk is under way (a reference
+    /// back to the rule, where pest_meta's walk stops).
+    fn memo(
+        &mut self,
+        r: usize,
+        table: fn(&mut Self) -> &mut Vec<Memo>,
+        cycle: (bool, u64),
+        walk: fn(&mut Self, usize) -> (bool, u64),
+    ) -> (bool, u64) {
+        match table(self)[r] {
+            Memo::Done(a, s) => (a, s),
+            Memo::Active => cycle,
+            Memo::Unknown => {
+                table(self)[r] = Memo::Active;
+                let (a, s) = walk(self, self.g.rules[r].1);
+                table(self)[r] = Memo::Done(a, s);
+                (a, s)
+            }
+        }
+    }
+
     /// `is_non_failing`: whether the expression matches every input.
     fn non_failing(&mut self, n: usize) -> (bool, u64) {
         let (answer, steps) = match self.kind(n) {
             Kind::Str(empty) => (empty, 0),
-            Kind::Rule(r) => match self.non_failing[r] {
-                Memo::Done(a, s) => (a, s),
-                Memo::Active => (false, 0),
-                Memo::Unknown => {
-                    self.non_failing[r] = Memo::Active;
-                    let (a, s) = self.non_failing(self.g.rules[r].1);
-                    self.non_failing[r] = Memo::Done(a, s);
-                    (a, s)
-                }
-            },
+            Kind::Rule(r) => self.memo(r, |m| &mut m.non_failing, (false, 0), Self::non_failing),
             Kind::Builtin { .. } | Kind::NegPred(_) => (false, 0),
             Kind::Leaf { non_failing } => (non_failing, 0),
             Kind::Opt(_) | Kind::Rep(_) | Kind::RepMax(_) | Kind::RepAtLeast(_, 0, _) => (true, 0),
@@ -461,16 +474,12 @@ impl<'g, 'i> Counter<'g, 'i> {
     fn non_progressing(&mut self, n: usize) -> (bool, u64) {
         let (answer, steps) = match self.kind(n) {
             Kind::Str(empty) => (empty, 0),
-            Kind::Rule(r) => match self.non_progressing[r] {
-                Memo::Done(a, s) => (a, s),
-                Memo::Active => (false, 0),
-                Memo::Unknown => {
-                    self.non_progressing[r] = Memo::Active;
-                    let (a, s) = self.non_progressing(self.g.rules[r].1);
-                    self.non_progressing[r] = Memo::Done(a, s);
-                    (a, s)
-                }
-            },
+            Kind::Rule(r) => self.memo(
+                r,
+                |m| &mut m.non_progressing,
+                (false, 0),
+                Self::non_progressing,
+            ),
             Kind::Builtin { soi_eoi } => (soi_eoi, 0),
             Kind::Leaf { non_failing } => (non_failing, 0),
             Kind::PosPred(_)
@@ -509,16 +518,15 @@ impl<'g, 'i> Counter<'g, 'i> {
     fn left_walk(&mut self, n: usize) -> u64 {
         let clone = self.g.nodes[n].size;
         let steps = match self.kind(n) {
-            Kind::Rule(r) => match self.left[r] {
-                Memo::Done(_, s) => s,
-                Memo::Active => 0,
-                Memo::Unknown => {
-                    self.left[r] = Memo::Active;
-                    let s = self.left_walk(self.g.rules[r].1);
-                    self.left[r] = Memo::Done(false, s);
-                    s
-                }
-            },
+            Kind::Rule(r) => {
+                self.memo(
+                    r,
+                    |m| &mut m.left,
+                    (false, 0),
+                    |m, n| (false, m.left_walk(n)),
+                )
+                .1
+            }
             Kind::Seq(a, b) => {
                 let (nullable, asked) = {
                     let (x, s) = self.non_failing(a);
@@ -553,16 +561,10 @@ impl<'g, 'i> Counter<'g, 'i> {
     /// (each reference followed once per path, as pest_meta's walks do).
     fn paths(&mut self, n: usize) -> u64 {
         match self.kind(n) {
-            Kind::Rule(r) => match self.paths[r] {
-                Memo::Done(_, p) => p,
-                Memo::Active => 1,
-                Memo::Unknown => {
-                    self.paths[r] = Memo::Active;
-                    let p = self.paths(self.g.rules[r].1).saturating_add(1);
-                    self.paths[r] = Memo::Done(false, p);
-                    p
-                }
-            },
+            Kind::Rule(r) => {
+                let walk = |m: &mut Self, n| (false, m.paths(n).saturating_add(1));
+                self.memo(r, |m| &mut m.paths, (false, 1), walk).1
+            }
             Kind::Seq(a, b) | Kind::Choice(a, b) => self.paths(a).saturating_add(self.paths(b)),
             Kind::PosPred(x)
             | Kind::NegPred(x)

@@ -79,6 +79,14 @@ fn position(lines: &[Value], input: &str) -> (u64, u64) {
     (l["line"].as_u64().unwrap(), l["column"].as_u64().unwrap())
 }
 
+/// The first line that reports a syntax error of the document.
+fn syntax_error(lines: &[Value]) -> &Value {
+    lines
+        .iter()
+        .find(|l| l.get("syntax_error").is_some())
+        .unwrap_or_else(|| panic!("no syntax error in {}", render(lines)))
+}
+
 const BASE: &[&str] = &["--base", "http://base.example/doc"];
 
 #[test]
@@ -228,10 +236,7 @@ fn syntax_errors_have_positions_and_checking_goes_on() {
     // N-Triples: an object missing on line 4, line 5 checked.
     let (lines, status) = run("ntriples", "doc.nt", &[]);
     assert_eq!(status, Some(3));
-    let e = lines
-        .iter()
-        .find(|l| l.get("syntax_error").is_some())
-        .unwrap();
+    let e = syntax_error(&lines);
     assert_eq!(
         (e["line"].as_u64(), e["column"].as_u64()),
         (Some(4), Some(47))
@@ -240,10 +245,7 @@ fn syntax_errors_have_positions_and_checking_goes_on() {
     // XML: a mismatched end tag, and the element after it checked.
     let (lines, status) = run("xml", "doc.xml", &[]);
     assert_eq!(status, Some(3));
-    let e = lines
-        .iter()
-        .find(|l| l.get("syntax_error").is_some())
-        .unwrap();
+    let e = syntax_error(&lines);
     assert_eq!(
         (e["line"].as_u64(), e["column"].as_u64()),
         (Some(7), Some(11))
@@ -254,10 +256,7 @@ fn syntax_errors_have_positions_and_checking_goes_on() {
     let o = iri(&["check", "--json", "--from", "rdfxml", &path], b"");
     assert_eq!(o.status.code(), Some(3));
     let lines = common::json_lines(&o);
-    let e = lines
-        .iter()
-        .find(|l| l.get("syntax_error").is_some())
-        .unwrap();
+    let e = syntax_error(&lines);
     assert_eq!(e["line"], 3, "{}", render(&lines));
     assert_eq!(position(&lines, "http://example.org/after"), (4, 40));
 }
@@ -360,11 +359,7 @@ fn output_matches_the_check_schema() {
         assert!(errors.is_empty(), "{line}: {errors:#?}");
     }
     // And it rejects a syntax error that claims to be valid.
-    let mut wrong = all
-        .iter()
-        .find(|l| l.get("syntax_error").is_some())
-        .unwrap()
-        .clone();
+    let mut wrong = syntax_error(&all).clone();
     wrong["valid"] = Value::Bool(true);
     assert!(!v.is_valid(&wrong));
 }

@@ -561,17 +561,7 @@ pub(crate) fn parse_with(
                 let mut fields = Map::new();
                 // A reference-level rule has every key, null when absent.
                 if parts.iter().any(|(k, _)| *k == "path") {
-                    for k in [
-                        "scheme",
-                        "authority",
-                        "userinfo",
-                        "host",
-                        "host_type",
-                        "port",
-                        "path",
-                        "query",
-                        "fragment",
-                    ] {
+                    for k in crate::parse::COMPONENT_KEYS {
                         fields.insert(k.into(), Value::Null);
                     }
                 }

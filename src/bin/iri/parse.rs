@@ -99,6 +99,20 @@ fn opt(s: Option<&str>) -> Value {
     s.map_or(Value::Null, |s| Value::String(s.to_owned()))
 }
 
+/// The JSON keys of the components, in the order every command writes
+/// them ([`Fields::json`] writes the same, as constant byte strings).
+pub(crate) const COMPONENT_KEYS: [&str; 9] = [
+    "scheme",
+    "authority",
+    "userinfo",
+    "host",
+    "host_type",
+    "port",
+    "path",
+    "query",
+    "fragment",
+];
+
 /// The JSON fields of a valid IRI reference, borrowed from it: every
 /// component key, null when the component is absent.
 struct Fields<'a> {
@@ -163,18 +177,18 @@ impl<'a> Fields<'a> {
 fn fields(c: &Components<'_>) -> Map<String, Value> {
     let mut m = Map::new();
     let full = c.path().is_some();
-    let fields = [
-        ("scheme", c.scheme()),
-        ("authority", c.authority()),
-        ("userinfo", c.userinfo()),
-        ("host", c.host_str()),
-        ("host_type", c.host().map(|h| h.kind_name())),
-        ("port", c.port()),
-        ("path", c.path()),
-        ("query", c.query()),
-        ("fragment", c.fragment()),
+    let values = [
+        c.scheme(),
+        c.authority(),
+        c.userinfo(),
+        c.host_str(),
+        c.host().map(|h| h.kind_name()),
+        c.port(),
+        c.path(),
+        c.query(),
+        c.fragment(),
     ];
-    for (k, v) in fields {
+    for (k, v) in COMPONENT_KEYS.into_iter().zip(values) {
         if full || v.is_some() {
             m.insert(k.into(), opt(v));
         }

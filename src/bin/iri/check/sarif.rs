@@ -152,10 +152,42 @@ pub(crate) fn write_head(out: &mut impl Write) -> io::Result<()> {
 #[serde(rename_all = "camelCase")]
 struct SarifResult<'a> {
     rule_id: &'a str,
-    rule_index: usize,
+    /// The rule's index in the driver's rules; none for a document's
+    /// syntax error, which is not a catalogue code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_index: Option<usize>,
     level: &'static str,
     message: Text<'a>,
     locations: [Location<'a>; 1],
+}
+
+impl<'a> SarifResult<'a> {
+    /// A result on line `place.line`, from column `start` for `len`
+    /// characters.
+    fn at(
+        rule_id: &'a str,
+        rule_index: Option<usize>,
+        level: &'static str,
+        message: &'a str,
+        (place, start, len): (&Place<'a>, usize, usize),
+    ) -> Self {
+        SarifResult {
+            rule_id,
+            rule_index,
+            level,
+            message: Text { text: message },
+            locations: [Location {
+                physical_location: PhysicalLocation {
+                    artifact_location: ArtifactLocation { uri: place.uri },
+                    region: Region {
+                        start_line: place.line,
+                        start_column: start,
+                        end_column: start + len,
+                    },
+                },
+            }],
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -198,23 +230,13 @@ pub(crate) fn write_results(
         if written + count > 0 {
             out.write_all(b",")?;
         }
-        let start_column = place.column + char;
-        let result = SarifResult {
-            rule_id: code.name(),
-            rule_index: Code::ALL.iter().position(|&c| c == code).unwrap_or(0),
-            level: level(severity),
-            message: Text { text: message },
-            locations: [Location {
-                physical_location: PhysicalLocation {
-                    artifact_location: ArtifactLocation { uri: place.uri },
-                    region: Region {
-                        start_line: place.line,
-                        start_column,
-                        end_column: start_column + len,
-                    },
-                },
-            }],
-        };
+        let result = SarifResult::at(
+            code.name(),
+            Code::ALL.iter().position(|&c| c == code),
+            level(severity),
+            message,
+            (place, place.column + char, len),
+        );
         count += 1;
         crate::output::write_serialized(out, &result)
     };
@@ -239,15 +261,6 @@ pub(crate) fn write_results(
 /// a catalogue code (the IRIs were not reached), so no rule of the driver.
 pub(crate) const DOCUMENT_SYNTAX_ERROR: &str = "DOCUMENT_SYNTAX_ERROR";
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct DocumentErrorResult<'a> {
-    rule_id: &'a str,
-    level: &'static str,
-    message: Text<'a>,
-    locations: [Location<'a>; 1],
-}
-
 /// Writes a document's syntax error at `place`, after the `written`
 /// results so far.
 pub(crate) fn write_document_error(
@@ -259,21 +272,13 @@ pub(crate) fn write_document_error(
     if written > 0 {
         out.write_all(b",")?;
     }
-    let result = DocumentErrorResult {
-        rule_id: DOCUMENT_SYNTAX_ERROR,
-        level: "error",
-        message: Text { text: message },
-        locations: [Location {
-            physical_location: PhysicalLocation {
-                artifact_location: ArtifactLocation { uri: place.uri },
-                region: Region {
-                    start_line: place.line,
-                    start_column: place.column,
-                    end_column: place.column + 1,
-                },
-            },
-        }],
-    };
+    let result = SarifResult::at(
+        DOCUMENT_SYNTAX_ERROR,
+        None,
+        "error",
+        message,
+        (place, place.column, 1),
+    );
     crate::output::write_serialized(out, &result)
 }
 

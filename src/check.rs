@@ -374,12 +374,138 @@ pub struct Report {
 /// assert!(!check("http://[::1", &CheckOptions::default()).valid);
 /// ```
 pub fn check(input: &str, options: &CheckOptions) -> Report {
+    check_with(input, options, &mut HostMemo::default())
+}
+
+/// A checker for many inputs under the same options, as a dataset is
+/// checked. It remembers what the host checks found about the last hosts
+/// it saw: spoofing (3987bis §10, UTS #39) and IDNA (§3.4.2), most of the
+/// cost of checking an IRI with a host outside ASCII, are then paid once
+/// per host rather than once per input. Its reports are those of
+/// [`check()`]; what it remembers is bounded (4,096 hosts of at most 1 KiB).
+///
+/// ```
+/// use iribis::check::{CheckOptions, Checker, Code};
+///
+/// let mut checker = Checker::new(CheckOptions::default());
+/// for path in ["a", "b", "c"] {
+///     let input = format!("http://pаypal.com/{path}"); // a Cyrillic 'а'
+///     let report = checker.check(&input);
+///     assert_eq!(report, iribis::check(&input, checker.options()));
+///     assert!(report.violations.iter().any(|v| v.code == Code::HostMixedScriptConfusable));
+/// }
+/// ```
+#[derive(Clone, Debug)]
+pub struct Checker {
+    options: CheckOptions,
+    hosts: HostMemo,
+}
+
+impl Checker {
+    /// A checker with `options`, which remembers nothing yet.
+    pub fn new(options: CheckOptions) -> Self {
+        Checker {
+            options,
+            hosts: HostMemo {
+                capacity: HostMemo::CAPACITY,
+                ..HostMemo::default()
+            },
+        }
+    }
+
+    /// The options it checks with.
+    pub fn options(&self) -> &CheckOptions {
+        &self.options
+    }
+
+    /// Checks `input`: the report [`check()`] gives with these options.
+    pub fn check(&mut self, input: &str) -> Report {
+        check_with(input, &self.options, &mut self.hosts)
+    }
+}
+
+/// What the host checks found about registered names, by name: at most
+/// `capacity` of them (none for [`check()`]), forgotten all at once when
+/// full, and only names of at most [`HostMemo::LONGEST`] bytes.
+#[derive(Clone, Debug, Default)]
+struct HostMemo {
+    verdicts: std::collections::HashMap<Box<str>, HostVerdict>,
+    capacity: usize,
+}
+
+impl HostMemo {
+    const CAPACITY: usize = 4096;
+    const LONGEST: usize = 1024;
+
+    /// The verdict on `host` under `options`, remembered or worked out;
+    /// `idna` says whether the caller needs IDNA's.
+    fn verdict(
+        &mut self,
+        host: &str,
+        options: &CheckOptions,
+        idna: bool,
+    ) -> std::borrow::Cow<'_, HostVerdict> {
+        if self.capacity == 0 || host.len() > Self::LONGEST {
+            return std::borrow::Cow::Owned(HostVerdict::of(host, options, idna));
+        }
+        if !self.verdicts.contains_key(host) {
+            if self.verdicts.len() >= self.capacity {
+                self.verdicts.clear();
+            }
+            let verdict = HostVerdict::of(host, options, true);
+            self.verdicts.insert(host.into(), verdict);
+        }
+        std::borrow::Cow::Borrowed(&self.verdicts[host])
+    }
+}
+
+/// Whether `options` protect no domain (always, without the `spoof`
+/// feature).
+#[cfg_attr(not(feature = "spoof"), allow(unused_variables))]
+fn protected_domains_empty(options: &CheckOptions) -> bool {
+    #[cfg(feature = "spoof")]
+    let empty = options.protected_domains.is_empty();
+    #[cfg(not(feature = "spoof"))]
+    let empty = true;
+    empty
+}
+
+/// What the host checks find about a registered name, whatever else the
+/// input holds: the spoofing findings (offsets into the name) and, when
+/// asked for, the label IDNA rejects.
+#[derive(Clone, Debug)]
+struct HostVerdict {
+    #[cfg(feature = "spoof")]
+    spoofing: Vec<crate::spoof::HostFinding>,
+    idna_rejects: Option<String>,
+}
+
+impl HostVerdict {
+    #[cfg_attr(not(feature = "spoof"), allow(unused_variables))]
+    fn of(host: &str, options: &CheckOptions, idna: bool) -> Self {
+        HostVerdict {
+            #[cfg(feature = "spoof")]
+            spoofing: crate::spoof::check_host(host, &options.protected_domains),
+            idna_rejects: if idna && !host.is_empty() {
+                match convert::ireg_name_to_ascii(host) {
+                    IdnaName::Rejected(label) => Some(label),
+                    _ => None,
+                }
+            } else {
+                None
+            },
+        }
+    }
+}
+
+/// [`check()`], with `hosts` remembering host verdicts.
+fn check_with(input: &str, options: &CheckOptions, hosts: &mut HostMemo) -> Report {
     let mut found = Findings {
         input,
         list: Vec::new(),
     };
     match IriRef::parse_with(input, &ParseOptions::new().profile(options.profile)) {
-        Ok(r) => check_parsed(&r, options, &mut found),
+        Ok(r) => check_parsed(&r, options, hosts, &mut found),
         Err(e) => found.push(
             Code::SyntaxError,
             e.byte(),
@@ -548,7 +674,12 @@ impl ComponentSpans {
 /// The checks of a reference that parses: character by character, the
 /// percent-encodings, piece by piece (RFC 3987 §4.2), then component by
 /// component.
-fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'_>) {
+fn check_parsed(
+    r: &IriRef<&str>,
+    options: &CheckOptions,
+    hosts: &mut HostMemo,
+    found: &mut Findings<'_>,
+) {
     // LEIRIs lift RFC 3987 §4.1's ban on bidi formatting characters
     // (3987bis §6.1) and list them among the characters a LEIRI allows and
     // an IRI does not (§6.3): under the leiri profile or preset they are
@@ -569,7 +700,7 @@ fn check_parsed(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'
     check_scheme(r, found);
     check_userinfo(r, found);
     check_port(r, scheme, found);
-    check_host(r, scheme, options, found);
+    check_host(r, scheme, options, hosts, found);
     check_path(r, found);
 }
 
@@ -673,6 +804,11 @@ fn check_pieces(r: &IriRef<&str>, found: &mut Findings<'_>) {
     if input.is_ascii() {
         return;
     }
+    // One test of the whole input instead of two per piece: the pieces
+    // are delimited by ASCII starters, which no canonical composition has
+    // as its second character, so a piece of an input in NFKC (hence in
+    // NFC) composes as it does in the input, and is in NFKC too.
+    let normalized = is_nfkc(input);
     for (component, start, end) in pieces(r) {
         let piece = &input[start..end];
         let ascii = piece.is_ascii();
@@ -688,7 +824,7 @@ fn check_pieces(r: &IriRef<&str>, found: &mut Findings<'_>) {
         } else if !ascii {
             check_bidi(piece, start, component, found);
         }
-        if ascii {
+        if ascii || normalized {
             continue;
         }
         if !is_nfc(piece) {
@@ -800,11 +936,11 @@ fn check_port(r: &IriRef<&str>, scheme: Option<&str>, found: &mut Findings<'_>) 
 /// A DNS scheme without a host, an uppercase host, spoofing (3987bis §10)
 /// and names IDNA rejects (§3.4.2). `options` gives the protected
 /// domains of the spoofing checks.
-#[cfg_attr(not(feature = "spoof"), allow(unused_variables))]
 fn check_host(
     r: &IriRef<&str>,
     scheme: Option<&str>,
     options: &CheckOptions,
+    hosts: &mut HostMemo,
     found: &mut Findings<'_>,
 ) {
     let needs_host = scheme.is_some_and(|s| DNS_SCHEMES.contains(&s));
@@ -838,31 +974,35 @@ fn check_host(
                 format!("write the host in lowercase: {}", h.to_ascii_lowercase()),
             );
         }
+        // Neither check has anything to say of a plain ASCII name, most
+        // names: no look-up for them.
+        if crate::host::is_plain_ascii_name(h) && protected_domains_empty(options) {
+            return;
+        }
+        let verdict = hosts.verdict(h, options, needs_host);
         // Host spoofing (3987bis §10, UTS #39): src/spoof.rs.
         #[cfg(feature = "spoof")]
-        for f in crate::spoof::check_host(h, &options.protected_domains) {
+        for f in &verdict.spoofing {
             found.push(
                 f.code,
                 start + f.start,
                 start + f.end,
                 Component::Host,
-                f.message,
+                f.message.clone(),
             );
         }
-        if needs_host && !h.is_empty() {
-            // The conversion `iri to-uri --idna` makes (3987bis §3.4.2).
-            if let IdnaName::Rejected(label) = convert::ireg_name_to_ascii(h) {
-                found.push(
-                    Code::InvalidIdn,
-                    start,
-                    start + h.len(),
-                    Component::Host,
-                    format!(
-                        "IDNA rejects the label {label:?} of the host: {}",
-                        convert::idna_reason(&label)
-                    ),
-                );
-            }
+        // The conversion `iri to-uri --idna` makes (3987bis §3.4.2).
+        if let Some(label) = verdict.idna_rejects.as_ref().filter(|_| needs_host) {
+            found.push(
+                Code::InvalidIdn,
+                start,
+                start + h.len(),
+                Component::Host,
+                format!(
+                    "IDNA rejects the label {label:?} of the host: {}",
+                    convert::idna_reason(label)
+                ),
+            );
         }
     }
 }

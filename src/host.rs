@@ -108,6 +108,14 @@ pub(crate) fn has_a_label(name: &[u8]) -> bool {
         })
 }
 
+/// Whether a registered name is plain ASCII to the host checks: no
+/// character outside ASCII, no percent-encoding (which may hide one), no
+/// A-label. IDNA has nothing to map in such a name, and UTS #39 nothing to
+/// compare.
+pub(crate) fn is_plain_ascii_name(name: &str) -> bool {
+    name.is_ascii() && !name.contains('%') && !has_a_label(name.as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::has_a_label;

@@ -170,11 +170,7 @@ impl ProtectedDomains {
 pub fn check_host(host: &str, protected: &ProtectedDomains) -> Vec<HostFinding> {
     // Most hosts: ASCII, no A-label, no percent-encoding, nothing to
     // compare with.
-    if protected.is_empty()
-        && host.is_ascii()
-        && !host.contains('%')
-        && !crate::host::has_a_label(host.as_bytes())
-    {
+    if protected.is_empty() && crate::host::is_plain_ascii_name(host) {
         return Vec::new();
     }
     let labels = split_labels(host);

@@ -537,3 +537,65 @@ fn bidi_rules_by_component() {
     ];
     assert_table(Code::BidiMixedDirection, &mixed);
 }
+
+/// A `Checker` reports what `check` reports: on every example, on the
+/// spoofing corpus's hosts (checked cold, then again from memory, under
+/// another path, scheme and protected domains), and past its memory's
+/// capacity, where it forgets and works the verdicts out again.
+#[test]
+fn a_checker_reports_what_check_reports() {
+    use iribis::check::Checker;
+    use iribis::spoof::ProtectedDomains;
+
+    let hosts: Vec<&str> = include_str!("data/idn-spoof-hosts.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .filter_map(|l| l.split('\t').nth(3))
+        .collect();
+    assert!(hosts.len() > 200);
+    let protected = ProtectedDomains::parse("paypal.com\ngoogle.com\n").unwrap();
+    for options in [
+        CheckOptions::new(),
+        CheckOptions::new().profile(Profile::Leiri),
+        CheckOptions::new().protected_domains(protected),
+    ] {
+        let mut checker = Checker::new(options.clone());
+        let mut inputs: Vec<String> = examples().into_iter().map(|e| e.input).collect();
+        for _ in 0..2 {
+            for (i, host) in hosts.iter().enumerate() {
+                inputs.push(format!("http://{host}/{i}"));
+                inputs.push(format!("urn:x:{i}"));
+                inputs.push(format!("foo://{host}"));
+            }
+        }
+        // More distinct hosts outside ASCII than the checker remembers.
+        inputs.extend((0..5000).map(|i| format!("http://é{i}.example/")));
+        inputs.extend((0..5000).map(|i| format!("http://é{i}.example/")));
+        for input in &inputs {
+            assert_eq!(checker.check(input), check(input, &options), "{input:?}");
+        }
+    }
+}
+
+/// NOT_NFC and NOT_NFKC are about pieces (RFC 3987 §4.2): a piece is
+/// tested alone, so a mark after a delimiter that it would compose with
+/// (`=` and U+0338 compose to `≠`) is not a finding, whether or not the
+/// whole input is normalized.
+#[test]
+fn normalization_by_piece() {
+    let rows = [
+        ("http://a/e\u{301}", Code::NotNfc, true),
+        ("http://a/\u{e9}", Code::NotNfc, false),
+        ("http://a/?x=\u{338}", Code::NotNfc, false),
+        ("http://a/?x=\u{338}&e\u{301}", Code::NotNfc, true),
+        ("http://a/?x=\u{338}&\u{fb01}", Code::NotNfkc, true),
+        ("http://a/\u{fb01}", Code::NotNfkc, true),
+        ("http://a/\u{fb01}", Code::NotNfc, false),
+        ("http://\u{e9}.com/\u{212b}", Code::NotNfc, true),
+        ("http://\u{e9}.com/x#\u{c5}", Code::NotNfc, false),
+    ];
+    for (input, code, expected) in rows {
+        let found = finds(input, Profile::default(), Preset::Default, code);
+        assert_eq!(found, expected, "{code} on {input:?}");
+    }
+}

@@ -12,10 +12,10 @@ use std::path::PathBuf;
 
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use iribis::check::{CheckOptions, Code, Preset, Report, Severities, Severity};
+use iribis::check::{CheckOptions, Checker, Code, Preset, Report, Severities, Severity};
 use iribis::render::{escape_invisible, escape_line};
 use iribis::spoof::ProtectedDomains;
-use iribis::{check, Profile};
+use iribis::Profile;
 
 use crate::inputs::{inputs, Input, Line, Preprocess};
 use crate::output::{guarded, itoa, push_json_str, write_safe_json_bytes, Failure, Spill};
@@ -233,8 +233,13 @@ fn check_lines(
         sarif::write_head(&mut writer.out)?;
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut write = |checked: Checked, flush: bool| -> io::Result<()> {
-        for (line, answer) in checked.wait() {
+    // The checkers not lent to a batch: each remembers the hosts of the
+    // batches it checked.
+    let mut idle: Vec<Checker> = Vec::new();
+    let mut write = |checked: Checked, flush: bool, idle: &mut Vec<Checker>| -> io::Result<()> {
+        let (answers, checkers) = checked.wait();
+        idle.extend(checkers);
+        for (line, answer) in answers {
             match &answer {
                 Ok(report) => summary.add(report),
                 Err(_) => summary.add_failure(),
@@ -262,13 +267,14 @@ fn check_lines(
                 }
             }
             let wait = batch.last().is_some_and(|l| !l.ready);
-            let next = (!batch.is_empty()).then(|| Checked::start(scope, batch, cores, options));
+            let next = (!batch.is_empty())
+                .then(|| Checked::start(scope, batch, cores, &mut idle, options));
             if let Some(before) = in_flight.take() {
-                write(before, false)?;
+                write(before, false, &mut idle)?;
             }
             let Some(next) = next else { break };
             if wait {
-                write(next, true)?;
+                write(next, true, &mut idle)?;
             } else {
                 in_flight = Some(next);
             }
@@ -279,32 +285,40 @@ fn check_lines(
 }
 
 /// A batch of lines being checked: on other threads, in contiguous parts,
-/// or already, on this one (one core, or a batch too small to share).
+/// or already, on this one (one core, or a batch too small to share). Each
+/// part has a checker of its own, given back with its answers.
 enum Checked<'scope> {
-    Done(Answers),
-    Running(Vec<std::thread::ScopedJoinHandle<'scope, Answers>>),
+    Done(Answers, Checker),
+    Running(Vec<std::thread::ScopedJoinHandle<'scope, (Answers, Checker)>>),
 }
 
 /// Lines with their answers, in order.
 type Answers = Vec<(Line, Result<Report, Failure>)>;
 
 impl<'scope> Checked<'scope> {
-    fn start<'env>(
-        scope: &'scope std::thread::Scope<'scope, 'env>,
+    /// Starts checking `batch`, with checkers taken from `idle` (or new
+    /// ones with `options`).
+    fn start(
+        scope: &'scope std::thread::Scope<'scope, '_>,
         batch: Vec<Line>,
         cores: usize,
-        options: &'env CheckOptions,
+        idle: &mut Vec<Checker>,
+        options: &CheckOptions,
     ) -> Self {
-        let check_part = move |part: Vec<Line>| {
-            part.into_iter()
+        let mut lend = || idle.pop().unwrap_or_else(|| Checker::new(options.clone()));
+        let check_part = |part: Vec<Line>, mut checker: Checker| {
+            let answers = part
+                .into_iter()
                 .map(|l| {
-                    let answer = check_one(&l, options);
+                    let answer = check_one(&l, &mut checker);
                     (l, answer)
                 })
-                .collect::<Vec<_>>()
+                .collect::<Vec<_>>();
+            (answers, checker)
         };
         if cores == 1 || batch.len() < 256 {
-            return Checked::Done(check_part(batch));
+            let (answers, checker) = check_part(batch, lend());
+            return Checked::Done(answers, checker);
         }
         let chunk = batch.len().div_ceil(cores);
         let mut parts = Vec::with_capacity(cores);
@@ -317,19 +331,30 @@ impl<'scope> Checked<'scope> {
         Checked::Running(
             parts
                 .into_iter()
-                .map(|part| scope.spawn(move || check_part(part)))
+                .map(|part| {
+                    let checker = lend();
+                    scope.spawn(move || check_part(part, checker))
+                })
                 .collect(),
         )
     }
 
-    /// The lines and their answers, in order, once all are checked.
-    fn wait(self) -> Answers {
+    /// The lines and their answers, in order, once all are checked, and
+    /// the checkers given back.
+    fn wait(self) -> (Answers, Vec<Checker>) {
         match self {
-            Checked::Done(all) => all,
-            Checked::Running(parts) => parts
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect(),
+            Checked::Done(all, checker) => (all, vec![checker]),
+            Checked::Running(parts) => {
+                let mut all = Vec::new();
+                let mut checkers = Vec::with_capacity(parts.len());
+                for part in parts {
+                    let (answers, checker) =
+                        part.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                    all.extend(answers);
+                    checkers.push(checker);
+                }
+                (all, checkers)
+            }
         }
     }
 }
@@ -413,9 +438,9 @@ fn file_lines(
 }
 
 /// The report of one input, or its error (not UTF-8, or a panic).
-fn check_one(line: &Line, options: &CheckOptions) -> Result<Report, Failure> {
+fn check_one(line: &Line, checker: &mut Checker) -> Result<Report, Failure> {
     match &line.input {
-        Input::Text(t) => guarded(|| check(t, options)),
+        Input::Text(t) => guarded(|| checker.check(t)),
         Input::NotUtf8(n) => Err(n.failure()),
     }
 }

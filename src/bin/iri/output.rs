@@ -243,12 +243,7 @@ pub(crate) fn write_safe_json_bytes(out: &mut impl Write, json: &[u8]) -> io::Re
             i += 1;
             continue;
         }
-        let len = match b {
-            0xF0.. => 4,
-            0xE0.. => 3,
-            0xC0.. => 2,
-            _ => 1,
-        };
+        let len = utf8_len(b);
         let c = json
             .get(i..i + len)
             .and_then(|s| std::str::from_utf8(s).ok())
@@ -294,6 +289,10 @@ pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
             let b = bytes[i];
             if b >= 0x7F {
                 // A character outside ASCII (or DEL): escaped when invisible.
+                if !may_lead_an_invisible(b) {
+                    i += utf8_len(b);
+                    continue;
+                }
                 let c = s[i..].chars().next().unwrap_or(' ');
                 if is_invisible(c) {
                     buf.extend_from_slice(&bytes[start..i]);
@@ -329,6 +328,27 @@ pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
     }
     buf.extend_from_slice(&bytes[start..]);
     buf.push(b'"');
+}
+
+/// Whether `b`, the first byte of a character, may begin an
+/// [invisible](is_invisible) one: DEL, or the lead byte of a C1 control
+/// or soft hyphen (0xC2), U+061C (0xD8), U+180E (0xE1), the general
+/// punctuation block (0xE2), private use and specials (0xEE, 0xEF), or of
+/// any character beyond the BMP. The other lead bytes (Latin, Cyrillic,
+/// Arabic, CJK...) begin none: the character is not decoded.
+fn may_lead_an_invisible(b: u8) -> bool {
+    matches!(b, 0x7F | 0xC2 | 0xD8 | 0xE1 | 0xE2 | 0xEE | 0xEF | 0xF0..)
+}
+
+/// The length of the UTF-8 sequence that `lead` begins (1 for a byte that
+/// begins none).
+fn utf8_len(lead: u8) -> usize {
+    match lead {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    }
 }
 
 /// Whether `s` is written by [`push_json_str`] as it is, between quotes:
@@ -708,8 +728,21 @@ pub(crate) fn answer_each(
 #[cfg(test)]
 mod tests {
     use super::{
-        is_json_plain, needs_a_look, needs_a_look_in_json, push_json_str, write_safe_json_bytes,
+        is_invisible, is_json_plain, may_lead_an_invisible, needs_a_look, needs_a_look_in_json,
+        push_json_str, write_safe_json_bytes,
     };
+
+    /// Every invisible character begins with a byte that may lead one.
+    #[test]
+    fn invisible_characters_have_the_lead_bytes_looked_at() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let mut buf = [0; 4];
+            let lead = c.encode_utf8(&mut buf).as_bytes()[0];
+            if is_invisible(c) && lead >= 0x7F {
+                assert!(may_lead_an_invisible(lead), "U+{:04X}", c as u32);
+            }
+        }
+    }
 
     /// The same JSON as serde_json followed by the pass that escapes
     /// invisible characters, for every ASCII byte at every offset, and for
@@ -724,6 +757,12 @@ mod tests {
             '\u{E0001}',
             '😀',
             '\u{FEFF}',
+            'ж',
+            '日',
+            'ب',
+            '\u{61C}',
+            '\u{180E}',
+            '\u{AD}',
         ]);
         for c in chars {
             for before in 0..17 {

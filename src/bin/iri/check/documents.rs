@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 
 use anstyle::AnsiColor;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use iribis::check::{CheckOptions, Report};
+use iribis::check::{CheckOptions, Checker, Report};
 use iribis::render::escape_line;
-use iribis::{check, IriRef};
+use iribis::IriRef;
 use serde::Serialize;
 
 use super::{sarif, write_findings, write_json_line, Format, Summary};
@@ -200,6 +200,7 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
         summary: Summary::default(),
         syntax_errors: 0,
         doc_format: request.format,
+        checker: Checker::new(request.options.clone()),
     });
     if request.output == Format::Sarif {
         sarif::write_head(&mut writer.borrow_mut().out)?;
@@ -227,7 +228,7 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
             name: &name,
             uri: &uri,
         };
-        let mut sink = |found: Found| writer.borrow_mut().write(&place, &found, request.options);
+        let mut sink = |found: Found| writer.borrow_mut().write(&place, &found);
         let (inner, regular): (Box<dyn Read>, bool) = if stdin(path) {
             (Box::new(io::stdin().lock()), crate::inputs::stdin_is_file())
         } else {
@@ -320,6 +321,8 @@ struct DocWriter {
     summary: Summary,
     syntax_errors: usize,
     doc_format: DocFormat,
+    /// One checker for all documents: their IRIs share hosts.
+    checker: Checker,
 }
 
 /// The keys a JSON result of a document adds after `line`.
@@ -353,12 +356,7 @@ struct SyntaxErrorObject<'a> {
 }
 
 impl DocWriter {
-    fn write(
-        &mut self,
-        source: &Source<'_>,
-        found: &Found,
-        options: &CheckOptions,
-    ) -> io::Result<()> {
+    fn write(&mut self, source: &Source<'_>, found: &Found) -> io::Result<()> {
         let file = self.several.then_some(source.name);
         let (written, checked, resolved) = match &found.what {
             What::SyntaxError { message } => {
@@ -367,7 +365,7 @@ impl DocWriter {
             What::Reference { written, resolved } => (written, written, resolved.as_deref()),
             What::Name { written, iri } => (written, iri, Some(iri.as_str())),
         };
-        let answer = guarded(|| check(checked, options));
+        let answer = guarded(|| self.checker.check(checked));
         match &answer {
             Ok(report) => self.summary.add(report),
             Err(_) => self.summary.add_failure(),

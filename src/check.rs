@@ -1012,11 +1012,8 @@ fn check_host(
 fn check_path(r: &IriRef<&str>, found: &mut Findings<'_>) {
     // Without a "." at the start of a segment there is none to find.
     let path = r.path();
-    let p = path.as_bytes();
-    let dot_at_segment_start = || {
-        path.match_indices('.')
-            .any(|(i, _)| i == 0 || p[i - 1] == b'/')
-    };
+    let dot_at_segment_start =
+        || path.starts_with('.') || memchr::memmem::find(path.as_bytes(), b"/.").is_some();
     if r.scheme().is_some() && dot_at_segment_start() {
         let mut offset = found.offset(path);
         for seg in path.split('/') {
@@ -1039,7 +1036,7 @@ fn check_path(r: &IriRef<&str>, found: &mut Findings<'_>) {
 fn check_percent_encodings(r: &IriRef<&str>, found: &mut Findings<'_>) {
     let input = r.as_str();
     let b = input.as_bytes();
-    if !b.contains(&b'%') {
+    if memchr::memchr(b'%', b).is_none() {
         return;
     }
     let octet = |i: usize| -> Option<u8> {

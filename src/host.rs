@@ -98,7 +98,7 @@ impl fmt::Display for IpvFuture<'_> {
 /// start of a label (RFC 5890 §2.3.2.1). Most names have no `-` at all,
 /// which one `memchr` tells.
 pub(crate) fn has_a_label(name: &[u8]) -> bool {
-    name.contains(&b'-')
+    memchr::memchr(b'-', name).is_some()
         && name.iter().enumerate().any(|(i, &b)| {
             (b | 0x20) == b'x'
                 && (i == 0 || name[i - 1] == b'.')
@@ -113,7 +113,9 @@ pub(crate) fn has_a_label(name: &[u8]) -> bool {
 /// A-label. IDNA has nothing to map in such a name, and UTS #39 nothing to
 /// compare.
 pub(crate) fn is_plain_ascii_name(name: &str) -> bool {
-    name.is_ascii() && !name.contains('%') && !has_a_label(name.as_bytes())
+    name.is_ascii()
+        && memchr::memchr(b'%', name.as_bytes()).is_none()
+        && !has_a_label(name.as_bytes())
 }
 
 #[cfg(test)]

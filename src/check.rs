@@ -1012,8 +1012,8 @@ fn check_host(
 fn check_path(r: &IriRef<&str>, found: &mut Findings<'_>) {
     // Without a "." at the start of a segment there is none to find.
     let path = r.path();
-    let dot_at_segment_start =
-        || path.starts_with('.') || memchr::memmem::find(path.as_bytes(), b"/.").is_some();
+    let p = path.as_bytes();
+    let dot_at_segment_start = || memchr::memchr_iter(b'.', p).any(|i| i == 0 || p[i - 1] == b'/');
     if r.scheme().is_some() && dot_at_segment_start() {
         let mut offset = found.offset(path);
         for seg in path.split('/') {

@@ -23,8 +23,22 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_iri"))
-            .args(args)
+        Session::spawn(Command::new(env!("CARGO_BIN_EXE_iri")).args(args), args)
+    }
+
+    /// As `start`, with the command held to one core (`taskset`), where
+    /// `iri check` answers line by line instead of in batches.
+    #[cfg(target_os = "linux")]
+    fn start_on_one_core(args: &[&str]) -> Session {
+        let mut command = Command::new("taskset");
+        command
+            .args(["-c", "0", env!("CARGO_BIN_EXE_iri")])
+            .args(args);
+        Session::spawn(&mut command, args)
+    }
+
+    fn spawn(command: &mut Command, args: &[&str]) -> Session {
+        let mut child = command
             .env_remove("CLICOLOR_FORCE")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -90,6 +104,21 @@ fn json_answers_stream() {
             let answer = s.ask(input, 1);
             let v: serde_json::Value = serde_json::from_str(&answer[0]).unwrap();
             assert_eq!(v["line"], i + 1, "{args:?}: {v}");
+        }
+        assert_eq!(s.finish(), 1, "{args:?}");
+    }
+}
+
+/// `iri check` on one core takes another path (no batches) that must
+/// stream too.
+#[cfg(target_os = "linux")]
+#[test]
+fn check_streams_on_one_core() {
+    for args in [&["check", "--json"][..], &["check"]] {
+        let mut s = Session::start_on_one_core(args);
+        for input in ["http://a/%7e", "http://[x", "http://c/d"] {
+            // A JSON line, or the human report's first line.
+            assert!(!s.ask(input, 1)[0].is_empty(), "{args:?}");
         }
         assert_eq!(s.finish(), 1, "{args:?}");
     }

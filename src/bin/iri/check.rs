@@ -236,21 +236,42 @@ fn check_lines(
     // The checkers not lent to a batch: each remembers the hosts of the
     // batches it checked.
     let mut idle: Vec<Checker> = Vec::new();
-    let mut write = |checked: Checked, flush: bool, idle: &mut Vec<Checker>| -> io::Result<()> {
-        let (answers, checkers) = checked.wait();
-        idle.extend(checkers);
-        for (line, answer) in answers {
-            match &answer {
-                Ok(report) => summary.add(report),
-                Err(_) => summary.add_failure(),
-            }
-            if let Some(bar) = progress {
-                bar.inc(line.bytes as u64);
-            }
-            writer.write(&line, &answer)?;
+    // Writes one answer, then flushes when asked.
+    let mut write_one = |line: Line, answer: Result<Report, Failure>, flush: bool| {
+        match &answer {
+            Ok(report) => summary.add(report),
+            Err(_) => summary.add_failure(),
+        }
+        if let Some(bar) = progress {
+            bar.inc(line.bytes as u64);
+        }
+        writer.write(&line, &answer)?;
+        if let Input::Text(text) = line.input {
+            crate::inputs::recycle(text);
         }
         if flush {
             writer.out.flush()?;
+        }
+        io::Result::Ok(())
+    };
+    if cores == 1 {
+        // One line at a time, nothing in flight: no batch to fill, and
+        // each line's text goes back to the reader for the next one.
+        let mut checker = Checker::new(options.clone());
+        for line in lines {
+            let line = line?;
+            let ready = line.ready;
+            let answer = check_one(&line, &mut checker);
+            write_one(line, answer, !ready)?;
+        }
+        return Ok(summary);
+    }
+    let mut write = |checked: Checked, flush: bool, idle: &mut Vec<Checker>| -> io::Result<()> {
+        let (answers, checkers) = checked.wait();
+        idle.extend(checkers);
+        let last = answers.len().saturating_sub(1);
+        for (i, (line, answer)) in answers.into_iter().enumerate() {
+            write_one(line, answer, flush && i == last)?;
         }
         Ok(())
     };

@@ -89,11 +89,6 @@ pub(crate) enum Outcome {
     SyntaxError,
 }
 
-/// jemalloc: see Cargo.toml.
-#[cfg(not(target_env = "msvc"))]
-#[global_allocator]
-static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
 fn main() -> ExitCode {
     // A panic is a bug: say where, with nothing of the input raw. The
     // commands catch it per input, so that every other input still gets its

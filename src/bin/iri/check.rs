@@ -217,11 +217,12 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     })
 }
 
-/// Checks every line and writes each answer, in input order. Lines are
-/// checked in batches on all cores, and while one batch is checked this
-/// thread reads the next one and writes the one before; a batch ends where
-/// reading the next line may wait, and is then written before that read,
-/// so that no answer that is ready is held back.
+/// Checks every line and writes each answer, in input order. On one core,
+/// line by line. On several, lines are checked in batches on all of them,
+/// and while one batch is checked this thread reads the next one and
+/// writes the one before; a batch ends where reading the next line may
+/// wait, and is then written before that read, so that no answer that is
+/// ready is held back.
 fn check_lines(
     mut lines: impl Iterator<Item = io::Result<Line>>,
     options: &CheckOptions,
@@ -306,8 +307,8 @@ fn check_lines(
 }
 
 /// A batch of lines being checked: on other threads, in contiguous parts,
-/// or already, on this one (one core, or a batch too small to share). Each
-/// part has a checker of its own, given back with its answers.
+/// or already, on this one (a batch too small to share). Each part has a
+/// checker of its own, given back with its answers.
 enum Checked<'scope> {
     Done(Answers, Checker),
     Running(Vec<std::thread::ScopedJoinHandle<'scope, (Answers, Checker)>>),
@@ -317,8 +318,8 @@ enum Checked<'scope> {
 type Answers = Vec<(Line, Result<Report, Failure>)>;
 
 impl<'scope> Checked<'scope> {
-    /// Starts checking `batch`, with checkers taken from `idle` (or new
-    /// ones with `options`).
+    /// Starts checking `batch` on `cores` threads (at least two), with
+    /// checkers taken from `idle` (or new ones with `options`).
     fn start(
         scope: &'scope std::thread::Scope<'scope, '_>,
         batch: Vec<Line>,
@@ -337,7 +338,7 @@ impl<'scope> Checked<'scope> {
                 .collect::<Vec<_>>();
             (answers, checker)
         };
-        if cores == 1 || batch.len() < 256 {
+        if batch.len() < 256 {
             let (answers, checker) = check_part(batch, lend());
             return Checked::Done(answers, checker);
         }

@@ -27,18 +27,27 @@ const CUT: char = '…';
 /// Whether `c` is shown escaped (`\u{..}`) rather than written to a
 /// terminal: controls (C0, DEL, C1), format characters (soft hyphen,
 /// zero-width characters, bidi formatting characters, word joiner, BOM),
-/// the line and paragraph separators, private-use characters,
-/// noncharacters, specials and tags.
+/// every other Default_Ignorable_Code_Point (the combining grapheme joiner,
+/// the Hangul fillers: characters that show nothing) but the variation
+/// selectors of the BMP, which choose how the character before them shows
+/// (`❤️` is U+2764 U+FE0F) and stay, the line and paragraph separators,
+/// private-use characters, noncharacters, specials and tags.
 ///
 /// ```
 /// assert!(iribis::render::is_invisible('\u{1B}'));
 /// assert!(iribis::render::is_invisible('\u{9B}'));
 /// assert!(iribis::render::is_invisible('\u{202E}'));
+/// assert!(iribis::render::is_invisible('\u{3164}')); // HANGUL FILLER
+/// assert!(iribis::render::is_invisible('\u{34F}')); // COMBINING GRAPHEME JOINER
 /// assert!(!iribis::render::is_invisible('é'));
+/// assert!(!iribis::render::is_invisible('\u{FE0F}'));
 /// ```
 pub fn is_invisible(c: char) -> bool {
+    let variation_selector =
+        matches!(c, '\u{180B}'..='\u{180D}' | '\u{180F}' | '\u{FE00}'..='\u{FE0F}');
     c.is_control()
         || chars::is_bidi_formatting(c)
+        || (crate::unicode::is_default_ignorable(c) && !variation_selector)
         || matches!(
             c,
             '\u{AD}'

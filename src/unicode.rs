@@ -1,6 +1,7 @@
 //! The Unicode data the crate needs beyond what `char` knows: the
 //! normalization forms NFC and NFKC (3987bis §5.3.2.2, §3.1), the
-//! General_Category Mark and the Bidi_Class (RFC 3987 §4.2, RFC 5893).
+//! General_Category Mark and the Bidi_Class (RFC 3987 §4.2, RFC 5893),
+//! Default_Ignorable_Code_Point (what a terminal must not be given raw).
 //!
 //! All of it comes from ICU4X's compiled data, which the `idna` crate
 //! already builds for UTS #46: one copy of the Unicode tables in a
@@ -44,6 +45,13 @@ pub(crate) fn is_nfkc(s: &str) -> bool {
 /// Whether `c` is a combining mark: General_Category Mn, Mc or Me.
 pub(crate) fn is_combining_mark(c: char) -> bool {
     GeneralCategoryGroup::Mark.contains(CodePointMapData::<GeneralCategory>::new().get(c))
+}
+
+/// Whether `c` is a Default_Ignorable_Code_Point (UAX #44): shown as
+/// nothing when a renderer has no glyph for it.
+pub(crate) fn is_default_ignorable(c: char) -> bool {
+    icu_properties::CodePointSetData::new::<icu_properties::props::DefaultIgnorableCodePoint>()
+        .contains(c)
 }
 
 /// The Bidi_Class of `c`.

@@ -572,3 +572,44 @@ fn tree_trace_on_hostile_input_is_bounded() {
         assert_eq!(v["input"].as_str(), Some(input.as_str()), "{all:?}");
     }
 }
+
+/// The other Default_Ignorable_Code_Points (UAX #44) show nothing either:
+/// the Hangul fillers, a favourite of look-alike names, and the combining
+/// grapheme joiner are escaped in reports and in JSON, raw nowhere, while
+/// the text around them (kana here) stays as it is. A variation selector,
+/// which chooses how the character before it shows, stays too.
+#[test]
+fn default_ignorables_are_escaped() {
+    for c in ['\u{3164}', '\u{34F}', '\u{115F}', '\u{FFA0}'] {
+        let input = format!("http://a/あ{c}い?q=%zz\n");
+        for args in [
+            &["check"][..],
+            &["check", "--json"],
+            &["parse"],
+            &["to-uri", "--json"],
+        ] {
+            let o = iri(args, input.as_bytes());
+            for (name, out) in [("stdout", &o.stdout), ("stderr", &o.stderr)] {
+                let out = String::from_utf8_lossy(out);
+                assert!(
+                    !out.contains(c),
+                    "{args:?} {name}: raw U+{:04X}:\n{out}",
+                    c as u32
+                );
+            }
+            let shown = String::from_utf8_lossy(&o.stdout).to_lowercase()
+                + &String::from_utf8_lossy(&o.stderr).to_lowercase();
+            let hex = format!("{:x}", c as u32);
+            assert!(
+                shown.contains(&hex),
+                "{args:?}: U+{hex} not shown escaped:\n{shown}"
+            );
+            assert!(shown.contains('あ'), "{args:?}: kana escaped too:\n{shown}");
+        }
+    }
+    let o = iri(
+        &["check", "--json"],
+        "http://a/?utm=\u{2764}\u{FE0F}\n".as_bytes(),
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("\u{2764}\u{FE0F}"));
+}

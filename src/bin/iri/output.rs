@@ -289,7 +289,7 @@ pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
             let b = bytes[i];
             if b >= 0x7F {
                 // A character outside ASCII (or DEL): escaped when invisible.
-                if !may_lead_an_invisible(b) {
+                if !may_begin_an_invisible(b, bytes.get(i + 1).copied().unwrap_or(0)) {
                     i += utf8_len(b);
                     continue;
                 }
@@ -330,14 +330,18 @@ pub(crate) fn push_json_str(buf: &mut Vec<u8>, s: &str) {
     buf.push(b'"');
 }
 
-/// Whether `b`, the first byte of a character, may begin an
-/// [invisible](is_invisible) one: DEL, or the lead byte of a C1 control
-/// or soft hyphen (0xC2), U+061C (0xD8), U+180E (0xE1), the general
-/// punctuation block (0xE2), private use and specials (0xEE, 0xEF), or of
-/// any character beyond the BMP. The other lead bytes (Latin, Cyrillic,
-/// Arabic, CJK...) begin none: the character is not decoded.
-fn may_lead_an_invisible(b: u8) -> bool {
-    matches!(b, 0x7F | 0xC2 | 0xD8 | 0xE1 | 0xE2 | 0xEE | 0xEF | 0xF0..)
+/// Whether a character whose first two bytes are `lead` and `next` may be
+/// [invisible](is_invisible): DEL, or the lead byte of a C1 control or soft
+/// hyphen (0xC2), U+034F (0xCD), U+061C (0xD8), U+115F, U+17B4 or the
+/// Mongolian selectors (0xE1), the general punctuation block (0xE2), the
+/// Hangul filler U+3164 (0xE3 0x85), private use and specials (0xEE,
+/// 0xEF), or any character beyond the BMP. The others
+/// (Latin, Greek, Cyrillic, Arabic, kana, CJK...) are not decoded.
+fn may_begin_an_invisible(lead: u8, next: u8) -> bool {
+    matches!(
+        lead,
+        0x7F | 0xC2 | 0xCD | 0xD8 | 0xE1 | 0xE2 | 0xEE | 0xEF | 0xF0..
+    ) || (lead, next) == (0xE3, 0x85)
 }
 
 /// The length of the UTF-8 sequence that `lead` begins (1 for a byte that
@@ -728,18 +732,19 @@ pub(crate) fn answer_each(
 #[cfg(test)]
 mod tests {
     use super::{
-        is_invisible, is_json_plain, may_lead_an_invisible, needs_a_look, needs_a_look_in_json,
+        is_invisible, is_json_plain, may_begin_an_invisible, needs_a_look, needs_a_look_in_json,
         push_json_str, write_safe_json_bytes,
     };
 
-    /// Every invisible character begins with a byte that may lead one.
+    /// Every invisible character begins with bytes that may begin one.
     #[test]
-    fn invisible_characters_have_the_lead_bytes_looked_at() {
+    fn invisible_characters_have_their_bytes_looked_at() {
         for c in (0..=0x10FFFF).filter_map(char::from_u32) {
             let mut buf = [0; 4];
-            let lead = c.encode_utf8(&mut buf).as_bytes()[0];
-            if is_invisible(c) && lead >= 0x7F {
-                assert!(may_lead_an_invisible(lead), "U+{:04X}", c as u32);
+            let bytes = c.encode_utf8(&mut buf).as_bytes();
+            let next = bytes.get(1).copied().unwrap_or(0);
+            if is_invisible(c) && bytes[0] >= 0x7F {
+                assert!(may_begin_an_invisible(bytes[0], next), "U+{:04X}", c as u32);
             }
         }
     }
@@ -763,6 +768,10 @@ mod tests {
             '\u{61C}',
             '\u{180E}',
             '\u{AD}',
+            '\u{34F}',
+            '\u{3164}',
+            '\u{3042}',
+            '\u{FE0F}',
         ]);
         for c in chars {
             for before in 0..17 {

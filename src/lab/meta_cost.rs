@@ -68,6 +68,29 @@ enum Kind {
     Push(usize),
 }
 
+impl Kind {
+    /// The one subexpression of a predicate, option, repetition or push;
+    /// `None` for a leaf, a rule reference, a sequence or a choice.
+    fn only_child(self) -> Option<usize> {
+        match self {
+            Kind::PosPred(x)
+            | Kind::NegPred(x)
+            | Kind::Opt(x)
+            | Kind::Rep(x)
+            | Kind::RepOnce(x)
+            | Kind::RepAtLeast(x, ..)
+            | Kind::RepMax(x)
+            | Kind::Push(x) => Some(x),
+            Kind::Str(_)
+            | Kind::Builtin { .. }
+            | Kind::Leaf { .. }
+            | Kind::Rule(_)
+            | Kind::Seq(..)
+            | Kind::Choice(..) => None,
+        }
+    }
+}
+
 struct Node {
     kind: Kind,
     /// Expressions in this one's subtree, itself included.
@@ -544,15 +567,7 @@ impl<'g, 'i> Counter<'g, 'i> {
                 s
             }
             Kind::Choice(a, b) => self.left_walk(a).saturating_add(self.left_walk(b)),
-            Kind::PosPred(x)
-            | Kind::NegPred(x)
-            | Kind::Opt(x)
-            | Kind::Rep(x)
-            | Kind::RepOnce(x)
-            | Kind::RepAtLeast(x, ..)
-            | Kind::RepMax(x)
-            | Kind::Push(x) => self.left_walk(x),
-            Kind::Str(_) | Kind::Builtin { .. } | Kind::Leaf { .. } => 0,
+            kind => kind.only_child().map_or(0, |x| self.left_walk(x)),
         };
         steps.saturating_add(clone)
     }
@@ -566,15 +581,7 @@ impl<'g, 'i> Counter<'g, 'i> {
                 self.memo(r, |m| &mut m.paths, (false, 1), walk).1
             }
             Kind::Seq(a, b) | Kind::Choice(a, b) => self.paths(a).saturating_add(self.paths(b)),
-            Kind::PosPred(x)
-            | Kind::NegPred(x)
-            | Kind::Opt(x)
-            | Kind::Rep(x)
-            | Kind::RepOnce(x)
-            | Kind::RepAtLeast(x, ..)
-            | Kind::RepMax(x)
-            | Kind::Push(x) => self.paths(x),
-            Kind::Str(_) | Kind::Builtin { .. } | Kind::Leaf { .. } => 0,
+            kind => kind.only_child().map_or(0, |x| self.paths(x)),
         }
     }
 }

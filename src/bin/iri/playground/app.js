@@ -283,16 +283,19 @@ const scheduleHeavy = debounce(() => { if (ui.auto.checked) heavyNow(); }, 1200)
 
 let lastCheck = null;
 
+// A check or diff the server refused: its status, the error as the
+// summary, and an empty table.
+function showNotRun(status, summary, table, error, secs) {
+  done(status, "not run", secs);
+  status.className = "status bad";
+  summary.textContent = error.message;
+  summary.className = "summary bad";
+  table.replaceChildren();
+}
+
 function showCheck(res, secs) {
   lastCheck = res;
-  if (res.error) {
-    done(ui.checkStatus, "not run", secs);
-    ui.checkStatus.className = "status bad";
-    ui.checkSummary.textContent = res.error.message;
-    ui.checkSummary.className = "summary bad";
-    ui.check.replaceChildren();
-    return;
-  }
+  if (res.error) return showNotRun(ui.checkStatus, ui.checkSummary, ui.check, res.error, secs);
   done(ui.checkStatus, "done", secs, res.cached ? ", the last answer" : "");
   ui.checkStatus.className = "status " + (res.passed ? "good" : "bad");
   const counts = res.counts.map((c) => `${c.count} ${c.status}`).join(", ");
@@ -330,14 +333,7 @@ function renderCheckRows() {
 }
 
 function showDiff(res, secs) {
-  if (res.error) {
-    done(ui.diffStatus, "not run", secs);
-    ui.diffStatus.className = "status bad";
-    ui.diffSummary.textContent = res.error.message;
-    ui.diffSummary.className = "summary bad";
-    ui.diff.replaceChildren();
-    return;
-  }
+  if (res.error) return showNotRun(ui.diffStatus, ui.diffSummary, ui.diff, res.error, secs);
   done(ui.diffStatus, "done", secs);
   ui.diffStatus.className = "status " + (res.differing ? "bad" : "good");
   ui.diffSummary.textContent = `${res.inputs} inputs of the built-in corpus as ${res.new.rule}, ` +

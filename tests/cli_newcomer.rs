@@ -212,6 +212,8 @@ fn item_7_a_man_page_per_command() {
         let page = std::fs::read_to_string(out.join(name)).unwrap();
         assert!(page.contains(".SH \"EXIT STATUS\"\n"), "{name}");
         assert!(page.contains(".SH EXAMPLES\n"), "{name}: examples");
+        // Characters outside ASCII as groff escapes, read in any locale.
+        assert!(page.is_ascii(), "{name}");
         // Every page named is a page written.
         for named in page.split(|c: char| c.is_whitespace() || c == ',') {
             let Some(stem) = named.strip_suffix("(1)") else {

@@ -413,10 +413,27 @@ fn page(path: &str, cmd: &clap::Command) -> String {
         .render(&mut buf);
     let generated = String::from_utf8_lossy(&buf).into_owned();
     let ours = sections(path);
-    match generated.find("\n.SH VERSION\n") {
+    let whole = match generated.find("\n.SH VERSION\n") {
         Some(at) => format!("{}\n{}{}", &generated[..at], ours, &generated[at + 1..]),
         None => format!("{generated}{ours}"),
+    };
+    ascii(&whole)
+}
+
+/// `roff` with every character outside ASCII written as a groff escape
+/// (`\[u4F8B]`), which man, groff and mandoc read whatever the locale:
+/// raw, `例` and `§` are "invalid input characters" to a troff run
+/// without preconv.
+fn ascii(roff: &str) -> String {
+    let mut out = String::with_capacity(roff.len());
+    for c in roff.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("\\[u{:04X}]", u32::from(c)));
+        }
     }
+    out
 }
 
 /// EXIT STATUS, ENVIRONMENT, EXAMPLES and SEE ALSO, in roff.

@@ -187,10 +187,10 @@ impl fmt::Display for ConvertError {
 /// use iribis::convert::ToUriOptions;
 ///
 /// let e = iribis::to_uri("http://h/a b", &ToUriOptions::new()).unwrap_err();
-/// assert_eq!(e.to_string(), "cannot convert an invalid IRI");
+/// assert_eq!(e.to_string(), "cannot convert an invalid IRI reference");
 /// assert_eq!(
 ///     e.source().unwrap().to_string(),
-///     "invalid IRI: ' ' is not allowed in a path at character 10"
+///     "invalid IRI reference at character 10: a space is not allowed in a path: percent-encode it as %20"
 /// );
 /// ```
 impl std::error::Error for ConvertError {

@@ -118,7 +118,7 @@ pub use components::{Component, Components};
 pub use convert::{to_iri, to_uri};
 pub use decode::{Decoded, QueryPairs};
 pub use edit::Builder;
-pub use error::{ErrorKind, ParseError};
+pub use error::{ErrorKind, Expected, ParseError};
 #[doc(hidden)]
 pub use fast::{dfa_accepts, dfa_viable_prefix};
 pub use host::{Host, IpvFuture};

@@ -135,8 +135,16 @@ impl<T: crate::iri::Storage> IriRef<T> {
     /// to NFC. Normalizing twice changes nothing, and a reference and its
     /// URI ([`crate::to_uri`]) have the same normal form.
     ///
+    /// Nothing here depends on the scheme: a default port stays
+    /// (`http://a:80/` keeps its `:80`), and so do an empty path after an
+    /// authority and an IDN host in punycode. Scheme-based normalization,
+    /// [`normalize_with(Level::Scheme)`](IriRef::normalize_with), removes the
+    /// port, writes the empty path as "/" and maps the host
+    /// (RFC 3986 §6.2.3).
+    ///
     /// ```
     /// use iribis::IriRef;
+    /// use iribis::normalize::Level;
     ///
     /// let r = IriRef::parse("HTTP://www.Example.ORG/%7euser/./ros%c3%a9/../x%2Fy?%41#")?;
     /// assert_eq!(r.normalize(), "http://www.example.org/~user/x%2Fy?A#");
@@ -147,6 +155,9 @@ impl<T: crate::iri::Storage> IriRef<T> {
     /// assert_eq!(IriRef::parse("foo:a/../b")?.normalize(), "foo:/b");
     /// assert_eq!(IriRef::parse("./a/./b:c")?.normalize(), "a/b:c");
     /// assert_eq!(IriRef::parse("./a:b")?.normalize(), "./a:b");
+    /// // Scheme-independent: the default port stays.
+    /// assert_eq!(IriRef::parse("HTTP://a:80")?.normalize(), "http://a:80");
+    /// assert_eq!(IriRef::parse("HTTP://a:80")?.normalize_with(Level::Scheme), "http://a/");
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
     pub fn normalize(&self) -> IriRef<String> {

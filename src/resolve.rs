@@ -111,6 +111,62 @@ impl<T: crate::iri::Storage> Iri<T> {
     }
 }
 
+impl<T: crate::iri::Storage> IriRef<T> {
+    /// Resolves `reference` with this reference as the base (RFC 3986
+    /// §5.2, strict), as [`Iri::resolve`] does, when the base is an IRI.
+    ///
+    /// A base must have a scheme (RFC 3986 §5.1): a relative base is the
+    /// error [`ResolveError::RelativeBase`], never resolved by guessing a
+    /// scheme or an authority for it. A base known to be an IRI is better
+    /// parsed as one ([`Iri::parse`]), whose `resolve` cannot fail.
+    ///
+    /// ```
+    /// use iribis::IriRef;
+    /// use iribis::resolve::ResolveError;
+    ///
+    /// let base = IriRef::parse("http://例え.jp/a/b")?;
+    /// assert_eq!(base.resolve(&IriRef::parse("../c?d")?).unwrap(), "http://例え.jp/c?d");
+    /// // A relative reference is no base: an error, not a guess.
+    /// let relative = IriRef::parse("/a/b")?;
+    /// let err = relative.resolve(&IriRef::parse("c")?).unwrap_err();
+    /// assert!(matches!(err, ResolveError::RelativeBase(ref b) if b == "/a/b"));
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn resolve<R: crate::iri::Storage>(
+        &self,
+        reference: &IriRef<R>,
+    ) -> Result<Iri<String>, ResolveError> {
+        self.resolve_with(reference, &ResolveOptions::default())
+    }
+
+    /// [`IriRef::resolve`], under `options` (see [`Iri::resolve_with`]).
+    ///
+    /// ```
+    /// use iribis::IriRef;
+    /// use iribis::resolve::ResolveOptions;
+    ///
+    /// let base = IriRef::parse("http://a/b/c/d;p?q")?;
+    /// let loose = ResolveOptions::new().strict(false);
+    /// assert_eq!(base.resolve_with(&IriRef::parse("http:g")?, &loose).unwrap(), "http://a/b/c/g");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn resolve_with<R: crate::iri::Storage>(
+        &self,
+        reference: &IriRef<R>,
+        options: &ResolveOptions,
+    ) -> Result<Iri<String>, ResolveError> {
+        if self.scheme().is_none() {
+            return Err(ResolveError::RelativeBase(self.as_str().to_owned()));
+        }
+        let base = Iri::from_ref(IriRef::from_parts_in(
+            self.as_str(),
+            *self.meta(),
+            self.profile(),
+        ));
+        Ok(base.resolve_with(reference, options))
+    }
+}
+
 /// RFC 3986 §5.2.2, with merge (§5.2.3), remove_dot_segments (§5.2.4) and
 /// recomposition (§5.3) done as the result is written.
 fn transform<B: crate::iri::Storage, R: crate::iri::Storage>(
@@ -345,7 +401,10 @@ impl fmt::Display for ResolveError {
 ///
 /// let e = iribis::resolve("http://a/b", "c d").unwrap_err();
 /// assert_eq!(e.to_string(), "the reference does not parse");
-/// assert_eq!(e.source().unwrap().to_string(), "invalid IRI: ' ' is not allowed in a path at character 1");
+/// assert_eq!(
+///     e.source().unwrap().to_string(),
+///     "invalid IRI reference at character 1: a space is not allowed in a path: percent-encode it as %20"
+/// );
 /// ```
 impl std::error::Error for ResolveError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {

@@ -156,7 +156,7 @@ fn color_only_when_asked_or_on_a_terminal() {
     // Asked for: colour, even into a pipe, even with NO_COLOR (the flag
     // wins over the environment).
     let o = iri(&["--color", "always", "check"], input);
-    assert!(o.stdout.starts_with(b"http://a/%7e: \x1b["), "{o:?}");
+    assert!(o.stdout.starts_with(b"1: http://a/%7e: \x1b["), "{o:?}");
     let o = Command::new(env!("CARGO_BIN_EXE_iri"))
         .args(["check", "--color", "always", "http://a/%7e"])
         .env("NO_COLOR", "1")

@@ -148,16 +148,17 @@ fn plain_transforms_stream_one_line_each() {
 #[test]
 fn check_human_streams_and_only_invalid() {
     let mut s = Session::start(&["check"]);
-    assert_eq!(s.ask("http://a/", 2), ["http://a/: valid", ""]);
+    // Each line numbered, as `grep -n` does (issue 32, item 5).
+    assert_eq!(s.ask("http://a/", 2), ["1: http://a/: valid", ""]);
     let answer = s.ask("http://[x", 6);
-    assert_eq!(answer[0], "http://[x: invalid");
+    assert_eq!(answer[0], "2: http://[x: invalid");
     assert!(answer[1].starts_with("error[SYNTAX_ERROR]"), "{answer:?}");
     assert_eq!(s.finish(), 1);
     // With --only-invalid a valid line has no answer: the invalid line
     // after it is the next output.
     let mut s = Session::start(&["check", "--only-invalid"]);
     assert!(s.ask("http://a/", 0).is_empty());
-    assert_eq!(s.ask("http://[x", 1), ["http://[x: invalid"]);
+    assert_eq!(s.ask("http://[x", 1), ["2: http://[x: invalid"]);
     assert_eq!(s.finish(), 1);
 }
 

@@ -132,11 +132,11 @@ fn the_specs_claims() {
 #[test]
 fn errors() {
     let e = to_uri("http://a/b c", &ToUriOptions::new()).unwrap_err();
-    assert_eq!(e.to_string(), "cannot convert an invalid IRI");
+    assert_eq!(e.to_string(), "cannot convert an invalid IRI reference");
     let source = std::error::Error::source(&e).map(ToString::to_string);
     assert_eq!(
         source.as_deref(),
-        Some("invalid IRI: ' ' is not allowed in a path at character 10")
+        Some("invalid IRI reference at character 10: a space is not allowed in a path: percent-encode it as %20")
     );
     let idna = ToUriOptions::new().idna(true);
     let e = to_uri(

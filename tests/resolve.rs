@@ -258,14 +258,14 @@ fn base_errors() {
     let source = std::error::Error::source(&e).map(ToString::to_string);
     assert_eq!(
         source.as_deref(),
-        Some("invalid IRI: ' ' is not allowed in a path at character 9")
+        Some("invalid IRI reference at character 9: a space is not allowed in a path: percent-encode it as %20")
     );
     let e = iribis::resolve("http://a/", "a b").unwrap_err();
     assert_eq!(e.to_string(), "the reference does not parse");
     let source = std::error::Error::source(&e).map(ToString::to_string);
     assert_eq!(
         source.as_deref(),
-        Some("invalid IRI: ' ' is not allowed in a path at character 1")
+        Some("invalid IRI reference at character 1: a space is not allowed in a path: percent-encode it as %20")
     );
 }
 

@@ -28,7 +28,7 @@ fn invalid_strings_are_errors_that_say_why() {
     let e = serde_json::from_str::<IriRef<String>>(r#""http://h/a b""#).unwrap_err();
     assert!(
         e.to_string()
-            .contains("invalid IRI: ' ' is not allowed in a path at character 10"),
+            .contains("invalid IRI reference at character 10: a space is not allowed in a path"),
         "{e}"
     );
     let e = serde_json::from_str::<AbsoluteIri<String>>(r#""http://h/#f""#).unwrap_err();

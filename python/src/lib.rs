@@ -245,7 +245,7 @@ impl PyIriRef {
 /// >>> iribis.parse("http://例え.jp/", profile="rfc3986")
 /// Traceback (most recent call last):
 /// ...
-/// iribis.ParseError: invalid URI: '例' is not allowed in a URI at character 7
+/// iribis.ParseError: invalid URI reference at character 7: '例' (U+4F8B) is not allowed in a URI, which is ASCII only: percent-encode it as %E4%BE%8B
 #[pyfunction]
 #[pyo3(signature = (s, *, rule = "IRI-reference", profile = "rfc3987bis"))]
 fn parse(py: Python<'_>, s: &str, rule: &str, profile: &str) -> PyResult<PyIriRef> {

@@ -96,7 +96,10 @@ def test_parse_error():
     assert isinstance(e, ValueError)
     assert (e.byte, e.char, e.component) == (18, 14, "path")
     assert e.message == "a space is not allowed in a path: percent-encode it as %20"
-    assert str(e) == "invalid IRI: ' ' is not allowed in a path at character 14"
+    assert str(e) == (
+        "invalid IRI reference at character 14: "
+        "a space is not allowed in a path: percent-encode it as %20"
+    )
     assert "ipchar" in e.expected
     assert e.spec == "3987bis §2.2"
     assert e.input == "http://例え.jp/a b?q#f"

@@ -167,6 +167,20 @@ pub struct Violation {
     pub len: usize,
     /// The component the span is in.
     pub component: Component,
+    /// For a `SYNTAX_ERROR`, what could have stood at its position (the
+    /// parse error's [`expected_all`](crate::ParseError::expected_all));
+    /// empty for every other code.
+    ///
+    /// ```
+    /// use iribis::check::{self, CheckOptions, Code};
+    /// use iribis::Expected;
+    ///
+    /// let report = check::check("http://example.org/a b", &CheckOptions::default());
+    /// let v = &report.violations[0];
+    /// assert_eq!(v.code, Code::SyntaxError);
+    /// assert_eq!(v.expected.last(), Some(&Expected::End));
+    /// ```
+    pub expected: Vec<crate::error::Expected>,
 }
 
 impl Violation {
@@ -349,15 +363,19 @@ fn check_with(input: &str, options: &CheckOptions, hosts: &mut HostMemo) -> Repo
         input,
         list: Vec::new(),
     };
+    let mut expected = Vec::new();
     match IriRef::parse_with(input, &ParseOptions::new().profile(options.profile)) {
         Ok(r) => check_parsed(&r, options, hosts, &mut found),
-        Err(e) => found.push(
-            Code::SyntaxError,
-            e.byte(),
-            e.byte() + input[e.byte()..].chars().next().map_or(0, char::len_utf8),
-            e.component(),
-            e.message(),
-        ),
+        Err(e) => {
+            found.push(
+                Code::SyntaxError,
+                e.byte(),
+                e.byte() + input[e.byte()..].chars().next().map_or(0, char::len_utf8),
+                e.component(),
+                e.message(),
+            );
+            expected = e.expected_all();
+        }
     }
     let mut list = found.list;
     list.retain(|f| options.severities.of(f.code) != Severity::Allow);
@@ -373,6 +391,11 @@ fn check_with(input: &str, options: &CheckOptions, hosts: &mut HostMemo) -> Repo
             char: chars.at(f.start),
             len: chars.at(f.end).saturating_sub(chars.at(f.start)),
             component: f.component,
+            expected: if f.code == Code::SyntaxError {
+                std::mem::take(&mut expected)
+            } else {
+                Vec::new()
+            },
         })
         .collect();
     violations.sort_by_key(|v| (v.byte, v.code));

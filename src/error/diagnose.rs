@@ -128,13 +128,22 @@ pub(crate) fn explain_at(
     profile: Profile,
     byte: usize,
     expected: Vec<GrammarRule>,
+    end_allowed: bool,
 ) -> Details {
     let mut byte = byte.min(input.len());
     while !input.is_char_boundary(byte) {
         byte -= 1;
     }
     let expected = expected.into_iter().map(|r| r.0).collect();
-    finish(input, rule, profile, byte, expected, Vec::new(), false)
+    finish(
+        input,
+        rule,
+        profile,
+        byte,
+        expected,
+        Vec::new(),
+        end_allowed,
+    )
 }
 
 /// pest alone: for a rule without a DFA, or an input the DFA accepts.

@@ -74,6 +74,45 @@ pub enum ErrorKind {
     NoSuchRule,
 }
 
+/// One thing that could have stood at an error's position: an item of
+/// [`ParseError::expected_all`], the one list that every report renders
+/// (the caret line of [`ParseError::report`] joins the items in words; the
+/// JSON output of `iri` has them as an array of strings).
+///
+/// Its `Display` is the item as reports write it: a literal in double
+/// quotes (`"?"`), a rule by its ABNF name (`ipchar`), and the end of the
+/// input as `the end` (which no rule name, having no space, and no
+/// literal, being quoted, can be).
+///
+/// ```
+/// use iribis::{Expected, IriRef};
+///
+/// let err = IriRef::parse("http://example.org/a b").unwrap_err();
+/// let items: Vec<String> = err.expected_all().iter().map(Expected::to_string).collect();
+/// assert_eq!(items, ["\"#\"", "\"?\"", "path-sep", "ipchar", "the end"]);
+/// assert!(err.report().ends_with("expected \"#\", \"?\", path-sep, ipchar or the end"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Expected {
+    /// A literal string, such as `"?"` or `"]"`.
+    Literal(String),
+    /// A rule of the grammar, such as `ipchar` or `IPv6address`.
+    Rule(GrammarRule),
+    /// The end of the input: the input could have ended there.
+    End,
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expected::Literal(l) => write!(f, "{l:?}"),
+            Expected::Rule(r) => f.write_str(r.abnf_name()),
+            Expected::End => f.write_str("the end"),
+        }
+    }
+}
+
 /// Why an input does not match a rule: where, in which component, what was
 /// expected.
 ///
@@ -91,10 +130,16 @@ pub enum ErrorKind {
 /// assert_eq!(err.component(), Component::Path);
 /// assert_eq!(err.kind(), ErrorKind::DisallowedCharacter { ch: ' ' });
 /// assert_eq!(err.message(), "a space is not allowed in a path: percent-encode it as %20");
-/// assert_eq!(err.to_string(), "invalid IRI: ' ' is not allowed in a path at character 14");
+/// assert_eq!(
+///     err.to_string(),
+///     "invalid IRI reference at character 14: a space is not allowed in a path: percent-encode it as %20"
+/// );
 /// // The caret is placed by display width: 例 and え are two columns each.
 /// let report = err.report();
 /// assert!(report.lines().any(|l| l == format!("  | {}^ expected \"#\", \"?\", path-sep, ipchar or the end", " ".repeat(16))));
+/// // The noun follows the start rule: "IRI reference", "IRI", "IPv6 address"...
+/// let err = iribis::Iri::parse("../a b").unwrap_err();
+/// assert!(err.to_string().starts_with("invalid IRI at character 0: "));
 /// ```
 ///
 /// An input that the fast path (`IriRef::parse` and its siblings) rejects
@@ -151,7 +196,8 @@ impl ParseError {
     }
 
     /// An error found by another grammar (a grammar of the lab, loaded at
-    /// run time) at byte `byte`, where it expected `expected`: explained
+    /// run time) at byte `byte`, where it expected `expected` (and the end
+    /// of the input, when `end_allowed`): explained
     /// as the built-in grammar explains its own failures (the component
     /// from the delimiters before the position, the kind of error from the
     /// character there).
@@ -162,8 +208,9 @@ impl ParseError {
         rule: GrammarRule,
         byte: usize,
         expected: Vec<GrammarRule>,
+        end_allowed: bool,
     ) -> ParseError {
-        let details = diagnose::explain_at(input, rule, profile, byte, expected);
+        let details = diagnose::explain_at(input, rule, profile, byte, expected, end_allowed);
         ParseError {
             input: input.to_owned(),
             rule,
@@ -242,6 +289,32 @@ impl ParseError {
     /// Whether the input could also have ended at the position.
     pub fn end_allowed(&self) -> bool {
         self.details().end_allowed
+    }
+
+    /// Everything that could have stood at the position, in the order
+    /// reports name it: the literal strings, then the rules, then the end
+    /// of the input when it could have ended there (see [`Expected`]). The
+    /// caret line of [`report`](Self::report) is this list in words, and
+    /// the `expected` array of `iri`'s JSON output is its items as strings.
+    ///
+    /// ```
+    /// use iribis::{Expected, GrammarRule, IriRef};
+    ///
+    /// let err = IriRef::parse("http://[::1").unwrap_err();
+    /// assert!(err.expected_all().contains(&Expected::Literal("]".into())));
+    /// let err = IriRef::parse("http://example.org/a b").unwrap_err();
+    /// let ipchar = GrammarRule::from_name("ipchar").unwrap();
+    /// assert!(err.expected_all().contains(&Expected::Rule(ipchar)));
+    /// assert_eq!(err.expected_all().last(), Some(&Expected::End));
+    /// ```
+    pub fn expected_all(&self) -> Vec<Expected> {
+        let d = self.details();
+        let mut all: Vec<Expected> = d.literals.iter().cloned().map(Expected::Literal).collect();
+        all.extend(d.expected.iter().map(|&r| Expected::Rule(r)));
+        if d.end_allowed {
+            all.push(Expected::End);
+        }
+        all
     }
 
     /// The spec section the violated rule comes from.

@@ -6,7 +6,7 @@ use std::fmt;
 use super::{ErrorKind, ParseError};
 use crate::components::Component;
 use crate::profile::Profile;
-use crate::render::{describe, shows_alone};
+use crate::render::describe;
 use crate::syntax::Sym;
 
 impl ParseError {
@@ -110,23 +110,10 @@ impl ParseError {
         super::diagnose::locate(&self.input[..self.details().byte], self.rule.0).in_ip_literal
     }
 
-    /// The expected rules in words, with "the end" when the input could end.
+    /// [`expected_all`](Self::expected_all) in words: `"#", "?",
+    /// path-sep, ipchar or the end`.
     fn expected_words(&self) -> String {
-        let mut words: Vec<String> = self
-            .details()
-            .literals
-            .iter()
-            .map(|l| format!("{l:?}"))
-            .collect();
-        words.extend(
-            self.details()
-                .expected
-                .iter()
-                .map(|r| r.abnf_name().to_owned()),
-        );
-        if self.details().end_allowed {
-            words.push("the end".into());
-        }
+        let mut words: Vec<String> = self.expected_all().iter().map(|e| e.to_string()).collect();
         match words.len() {
             0 => String::new(),
             1 => words.remove(0),
@@ -139,53 +126,67 @@ impl ParseError {
 }
 
 impl ParseError {
-    /// What failed to parse, for the one-line `Display`: "IRI" (or "URI",
-    /// "LEIRI" by the profile) for an IRI or IRI reference, "absolute IRI",
-    /// "relative reference", else the start rule's ABNF name.
-    pub(crate) fn noun(&self) -> &'static str {
+    /// What failed to parse, named after the start rule: "IRI reference",
+    /// "IRI", "absolute IRI" ("URI reference", "URI"... under `rfc3986`,
+    /// "LEIRI reference"... under `leiri`), "relative reference", "IPv6
+    /// address", "host", "path"; a rule without a plain name by its ABNF
+    /// name (`ls32`). [`Display`](fmt::Display) begins with it.
+    ///
+    /// ```
+    /// use iribis::{Components, GrammarRule, IriRef, ParseOptions, Profile};
+    ///
+    /// assert_eq!(IriRef::parse("../a b").unwrap_err().noun(), "IRI reference");
+    /// let uri = ParseOptions::new().profile(Profile::Rfc3986);
+    /// assert_eq!(IriRef::parse_with("a b", &uri).unwrap_err().noun(), "URI reference");
+    /// let ipv6 = GrammarRule::from_name("IPv6address").unwrap();
+    /// let err = Components::parse("1::2::3", ipv6, Profile::Rfc3987bis).unwrap_err();
+    /// assert_eq!(err.noun(), "IPv6 address");
+    /// ```
+    pub fn noun(&self) -> &'static str {
         use Sym::*;
-        let (iri, absolute) = match self.profile {
-            Profile::Rfc3986 => ("URI", "absolute URI"),
-            Profile::Leiri => ("LEIRI", "absolute LEIRI"),
-            Profile::Rfc3987 | Profile::Rfc3987bis => ("IRI", "absolute IRI"),
+        let (reference, iri, absolute) = match self.profile {
+            Profile::Rfc3986 => ("URI reference", "URI", "absolute URI"),
+            Profile::Leiri => ("LEIRI reference", "LEIRI", "absolute LEIRI"),
+            Profile::Rfc3987 | Profile::Rfc3987bis => ("IRI reference", "IRI", "absolute IRI"),
         };
         match self.rule.0 {
-            IRI_reference | IRI | URI_reference | URI => iri,
+            IRI_reference | URI_reference => reference,
+            IRI | URI => iri,
             absolute_IRI | absolute_URI => absolute,
             irelative_ref | relative_ref => "relative reference",
+            ihier_part | hier_part => "hierarchical part",
+            irelative_part | relative_part => "relative part",
+            scheme => "scheme",
+            iauthority | authority => "authority",
+            iuserinfo | userinfo => "userinfo",
+            ihost | host => "host",
+            port => "port",
+            IP_literal => "IP literal",
+            IPvFuture => "IPvFuture address",
+            IPv6address => "IPv6 address",
+            IPv4address => "IPv4 address",
+            dec_octet => "decimal octet",
+            ireg_name | reg_name => "registered name",
+            ipath | path | ipath_abempty | path_abempty | ipath_absolute | path_absolute
+            | ipath_noscheme | path_noscheme | ipath_rootless | path_rootless => "path",
+            ipath_empty | path_empty => "empty path",
+            path_sep => "path separator",
+            isegment | segment | isegment_nz | segment_nz | isegment_nz_nc | segment_nz_nc => {
+                "path segment"
+            }
+            ipchar | pchar => "path character",
+            iquery | query => "query",
+            ifragment | fragment => "fragment",
+            pct_encoded | pct_form => "percent-encoding",
+            iunreserved | unreserved => "unreserved character",
+            reserved => "reserved character",
+            gen_delims => "general delimiter",
+            sub_delims => "sub-delimiter",
+            ALPHA => "letter",
+            DIGIT => "digit",
+            HEXDIG => "hexadecimal digit",
+            iprivate => "private-use character",
             _ => self.rule.abnf_name(),
-        }
-    }
-
-    /// What is wrong, without the advice of [`message`](Self::message):
-    /// `' ' is not allowed in a path`.
-    fn summary(&self) -> String {
-        let d = self.details();
-        let comp = d.component.name();
-        match d.kind {
-            ErrorKind::DisallowedCharacter { ch }
-            | ErrorKind::PrivateUseOutsideQuery { ch }
-            | ErrorKind::NotUcschar { ch } => {
-                format!("{} is not allowed in {} {comp}", quote(ch), article(comp))
-            }
-            ErrorKind::NonAsciiInUri { ch } => format!("{} is not allowed in a URI", quote(ch)),
-            ErrorKind::InvalidScheme { ch } | ErrorKind::InvalidPort { ch } => {
-                format!("{} is not allowed in {} {comp}", quote(ch), article(comp))
-            }
-            ErrorKind::InvalidIpLiteral { ch } => {
-                format!("{} is not allowed here in an IP literal", quote(ch))
-            }
-            ErrorKind::UnexpectedEnd => "the input ends too early".into(),
-            ErrorKind::InvalidPercentEncoding => {
-                "'%' is not followed by two hexadecimal digits".into()
-            }
-            ErrorKind::MissingScheme => "there is no scheme".into(),
-            ErrorKind::ColonInFirstSegment => {
-                "':' is not allowed in the first segment of a relative path".into()
-            }
-            ErrorKind::NoSuchRule => {
-                format!("the {} profile has no rule {}", self.profile, self.rule)
-            }
         }
     }
 
@@ -232,30 +233,21 @@ impl ParseError {
 }
 
 impl fmt::Display for ParseError {
-    /// One line: what failed to parse, what is wrong, and the character
-    /// position (0-based): `invalid IRI: ' ' is not allowed in a path at
-    /// character 20`. [`message`](Self::message) adds the advice and
-    /// [`report`](Self::report) shows the input.
+    /// One line: what failed to parse (the [noun](Self::noun) of the start
+    /// rule), the character position (0-based) and the
+    /// [message](Self::message): `invalid IRI reference at character 20: a
+    /// space is not allowed in a path: percent-encode it as %20`.
+    /// [`report`](Self::report) shows the input with a caret. A character
+    /// of the input that does not show by itself is named by its code
+    /// point, so the line is safe to print.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "invalid {}: {} at character {}",
+            "invalid {} at character {}: {}",
             self.noun(),
-            self.summary(),
-            self.char()
+            self.char(),
+            self.message()
         )
-    }
-}
-
-/// A character in the one-line summary: `' '`, `'é'`, or `U+200E` for
-/// one that does not show by itself.
-fn quote(c: char) -> String {
-    if c == ' ' {
-        "' '".into()
-    } else if shows_alone(c) {
-        format!("'{c}'")
-    } else {
-        format!("U+{:04X}", c as u32)
     }
 }
 

@@ -158,42 +158,12 @@ impl CheckReport {
     }
 }
 
-/// A table: rule, status, detail; then a count of each status.
+/// The root causes first (a failing check's first line says what to fix),
+/// then a table: rule, status, detail (a root cause's own row marked
+/// `root cause:`); then a count of each status.
 impl fmt::Display for CheckReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let w = self
-            .rows
-            .iter()
-            .map(|r| r.rule.len())
-            .max()
-            .unwrap_or(4)
-            .max(4);
-        // The column is padded by hand: a rule name of a runtime grammar can
-        // be longer than a format width may be (65,535).
-        let pad = |name: &str| " ".repeat(w - name.len());
-        writeln!(f, "rule{}  {:9}  detail", pad("rule"), "status")?;
-        for r in &self.rows {
-            let name = &r.rule;
-            writeln!(
-                f,
-                "{name}{}  {:9}  {}",
-                pad(name),
-                r.status.name(),
-                r.detail
-            )?;
-        }
-        let mut counts: Vec<(&str, usize)> = Vec::new();
-        for r in &self.rows {
-            match counts.iter_mut().find(|(n, _)| *n == r.status.name()) {
-                Some((_, c)) => *c += 1,
-                None => counts.push((r.status.name(), 1)),
-            }
-        }
-        let counts: Vec<String> = counts.iter().map(|(n, c)| format!("{c} {n}")).collect();
-        writeln!(f, "\n{} rules: {}", self.rows.len(), counts.join(", "))?;
-        if !self.rows.iter().any(|r| r.status.is_checked()) {
-            writeln!(f, "no rule was compared: nothing is checked")?;
-        }
+        let mut roots = 0;
         for root in self.root_causes() {
             let users = self
                 .rows
@@ -210,6 +180,45 @@ impl fmt::Display for CheckReport {
                 "root cause: {} differs while every rule it refers to agrees{users}",
                 root.rule
             )?;
+            roots += 1;
+        }
+        if roots > 0 {
+            writeln!(f)?;
+        }
+        let w = self
+            .rows
+            .iter()
+            .map(|r| r.rule.len())
+            .max()
+            .unwrap_or(4)
+            .max(4);
+        // The column is padded by hand: a rule name of a runtime grammar can
+        // be longer than a format width may be (65,535).
+        let pad = |name: &str| " ".repeat(w - name.len());
+        writeln!(f, "rule{}  {:9}  detail", pad("rule"), "status")?;
+        for r in &self.rows {
+            let name = &r.rule;
+            let root = r.status == Status::Differs && r.follows.is_empty();
+            writeln!(
+                f,
+                "{name}{}  {:9}  {}{}",
+                pad(name),
+                r.status.name(),
+                if root { "root cause: " } else { "" },
+                r.detail
+            )?;
+        }
+        let mut counts: Vec<(&str, usize)> = Vec::new();
+        for r in &self.rows {
+            match counts.iter_mut().find(|(n, _)| *n == r.status.name()) {
+                Some((_, c)) => *c += 1,
+                None => counts.push((r.status.name(), 1)),
+            }
+        }
+        let counts: Vec<String> = counts.iter().map(|(n, c)| format!("{c} {n}")).collect();
+        writeln!(f, "\n{} rules: {}", self.rows.len(), counts.join(", "))?;
+        if !self.rows.iter().any(|r| r.status.is_checked()) {
+            writeln!(f, "no rule was compared: nothing is checked")?;
         }
         if !self.scan.is_empty() {
             writeln!(f, "single-character rules: {}", self.scan)?;

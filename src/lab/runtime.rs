@@ -228,9 +228,44 @@ impl RuntimeFailure {
             .iter()
             .filter_map(|r| crate::rule::GrammarRule::from_name(r))
             .collect();
+        // pest's EOI is the end of the input, as the built-in grammar's
+        // errors name it (`Expected::End`).
+        let end_allowed = self.expected.iter().any(|r| r == "EOI");
         Some(crate::error::ParseError::explained_at(
-            input, profile, rule, self.byte, expected,
+            input,
+            profile,
+            rule,
+            self.byte,
+            expected,
+            end_allowed,
         ))
+    }
+}
+
+impl RuntimeFailure {
+    /// The expected rules as reports name them, the way the built-in
+    /// grammar's errors do ([`crate::Expected`]): each rule by its
+    /// [`spelling`], and pest's `EOI` as `the end`, last.
+    ///
+    /// ```
+    /// use iribis::{lab::PestGrammar, Profile};
+    ///
+    /// let g = PestGrammar::builtin(Profile::Rfc3987bis);
+    /// let f = g.tree("IRI_reference", "http://a/b c").unwrap_err();
+    /// assert_eq!(f.expected_items(), ["ipchar", "path-sep", "the end"]);
+    /// assert!(f.to_string().ends_with("expected ipchar, path-sep or the end"));
+    /// ```
+    pub fn expected_items(&self) -> Vec<String> {
+        let mut items: Vec<String> = self
+            .expected
+            .iter()
+            .filter(|r| *r != "EOI")
+            .map(|r| spelling(r).to_owned())
+            .collect();
+        if self.expected.iter().any(|r| r == "EOI") {
+            items.push("the end".to_owned());
+        }
+        items
     }
 }
 
@@ -248,8 +283,13 @@ impl fmt::Display for RuntimeFailure {
             "no match: stopped at character {} (byte {})",
             self.char, self.byte
         )?;
-        if !self.expected.is_empty() {
-            write!(f, ", expected {}", self.expected.join(", "))?;
+        let mut items = self.expected_items();
+        if let Some(last) = items.pop() {
+            f.write_str(", expected ")?;
+            if !items.is_empty() {
+                write!(f, "{} or ", items.join(", "))?;
+            }
+            f.write_str(&last)?;
         }
         Ok(())
     }

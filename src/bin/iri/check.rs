@@ -6,9 +6,8 @@ mod sarif;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::fs::File;
 use std::io::{self, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -75,7 +74,7 @@ pub(crate) struct Args {
     /// Report only the inputs that are not valid.
     #[arg(long)]
     only_invalid: bool,
-    /// Read the inputs from this file, one per line.
+    /// Read the inputs from this file, one per line (`-`: standard input).
     #[arg(long, value_name = "PATH", conflicts_with_all = ["inputs", "from"])]
     file: Option<PathBuf>,
     /// Check the IRIs inside documents of this format: the arguments are
@@ -94,13 +93,43 @@ pub(crate) struct Args {
     inputs: Vec<OsString>,
 }
 
+/// Parses a code named by --allow, --warn, --deny or --explain: an
+/// unknown name gets the closest codes as suggestions, and a pointer to
+/// `--list-codes`.
 fn code_arg(name: &str) -> Result<Code, String> {
     Code::from_name(name).ok_or_else(|| {
+        let close = closest_codes(name);
+        let hint = if close.is_empty() {
+            String::new()
+        } else {
+            format!("did you mean {}? ", close.join(", "))
+        };
         format!(
-            "no code {name:?}: `iri check --explain CODE` knows {}",
+            "no code {name:?}: {hint}`iri check --list-codes` lists all {}",
             Code::ALL.len()
         )
     })
+}
+
+/// The codes whose names are close to `name` (at most three, closest
+/// first): by Damerau-Levenshtein distance, case and `-`/`_` ignored, within
+/// a third of the name's length; or those that contain it, or that it
+/// contains (`IDN` finds `INVALID_IDN`).
+fn closest_codes(name: &str) -> Vec<&'static str> {
+    let wanted = name.to_ascii_uppercase().replace('-', "_");
+    let mut scored: Vec<(usize, &'static str)> = Code::ALL
+        .iter()
+        .filter_map(|c| {
+            let candidate = c.name();
+            let distance = strsim::damerau_levenshtein(&wanted, candidate);
+            let close = distance <= wanted.len().max(candidate.len()) / 3;
+            let part = wanted.len() >= 3
+                && (candidate.contains(wanted.as_str()) || wanted.contains(candidate));
+            (close || part).then_some((distance, candidate))
+        })
+        .collect();
+    scored.sort();
+    scored.into_iter().take(3).map(|(_, c)| c).collect()
 }
 
 /// Lines per batch: each batch is split across the cores, and memory stays
@@ -186,8 +215,10 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
             options: &options,
         });
     }
+    warn_of_file_names(&args.inputs);
     let (source, artifact, progress): (Box<dyn Iterator<Item = io::Result<Line>>>, _, _) =
         match &args.file {
+            Some(path) if path.as_os_str() == "-" => (inputs(Vec::new()), "stdin".to_owned(), None),
             Some(path) => {
                 let (lines, progress) = file_lines(path)?;
                 (Box::new(lines), sarif::artifact_uri(path), progress)
@@ -409,8 +440,17 @@ impl Writer {
         };
         match (self.format, answer) {
             (Format::Json, _) => write_json_line(&mut self.out, line.number, text, answer, b""),
-            (Format::Human, Ok(report)) => write_human(&mut self.out, text, report, self.color),
-            (Format::Human, Err(failure)) => writeln!(self.out, "{}\n", failure.report()),
+            (Format::Human, answer) => {
+                // The line number, as `grep -n` writes it, when the inputs
+                // are lines of a file or of standard input.
+                if !line.argument {
+                    write!(self.out, "{}: ", line.number)?;
+                }
+                match answer {
+                    Ok(report) => write_human(&mut self.out, text, report, self.color),
+                    Err(failure) => writeln!(self.out, "{}\n", failure.report()),
+                }
+            }
             (Format::Sarif, _) => {
                 let place = sarif::Place {
                     uri: &self.artifact,
@@ -435,15 +475,51 @@ impl Writer {
     }
 }
 
+/// Says on standard error which arguments name existing files: each was
+/// checked as a reference (`page.html` is a valid relative reference),
+/// which is seldom what was meant. The verdicts stand; the note says how to
+/// check what is inside the file.
+fn warn_of_file_names(args: &[OsString]) {
+    for (i, arg) in args.iter().enumerate() {
+        let path = Path::new(arg);
+        if !path.is_file() {
+            continue;
+        }
+        let shown = escape_invisible(&arg.to_string_lossy()).into_owned();
+        let format = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(document_format)
+            .unwrap_or("FORMAT");
+        let _ = writeln!(
+            io::stderr(),
+            "iri: argument {}: \"{shown}\" names a file, but it was checked as a reference, not read: to check the IRIs in the file, one per line, use iri check --file {shown}; in a document, iri check --from {format} {shown}",
+            i + 1
+        );
+    }
+}
+
+/// The `--from` format of a document by its file name extension.
+fn document_format(extension: &str) -> Option<&'static str> {
+    Some(match extension.to_ascii_lowercase().as_str() {
+        "nt" => "ntriples",
+        "nq" => "nquads",
+        "ttl" => "turtle",
+        "trig" => "trig",
+        "rdf" | "owl" => "rdfxml",
+        "html" | "htm" | "xhtml" => "html",
+        "xml" | "svg" | "xsd" => "xml",
+        _ => return None,
+    })
+}
+
 /// The lines of a file, terminators removed as for standard input, and a
 /// progress bar over its bytes when standard error is a terminal.
 fn file_lines(
-    path: &PathBuf,
+    path: &Path,
 ) -> io::Result<(impl Iterator<Item = io::Result<Line>>, Option<ProgressBar>)> {
-    let file = File::open(path)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    let (file, regular) = crate::inputs::open(path)?;
     let meta = file.metadata().ok();
-    let regular = meta.as_ref().is_some_and(|m| m.is_file());
     let progress = match meta {
         Some(m) if regular && io::stderr().is_terminal() => {
             let bar = ProgressBar::with_draw_target(Some(m.len()), ProgressDrawTarget::stderr());
@@ -599,7 +675,18 @@ fn write_findings(
         let (shown, marks) = v.underline(input);
         writeln!(out, "  |")?;
         writeln!(out, "  | {shown}")?;
-        writeln!(out, "  | {}", paint(&marks, tint))?;
+        write!(out, "  | {}", paint(&marks, tint))?;
+        // What could have stood there, as `iri parse` writes it.
+        if let Some(last) = v.expected.last() {
+            write!(out, " expected ")?;
+            if let [rest @ .., _] = &v.expected[..] {
+                for (i, e) in rest.iter().enumerate() {
+                    write!(out, "{e}{}", if i + 1 < rest.len() { ", " } else { " or " })?;
+                }
+            }
+            write!(out, "{last}")?;
+        }
+        writeln!(out)?;
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use iribis::render::{escape_controls, escape_invisible};
 use iribis::{IriRef, ParseOptions, Profile};
 use serde_json::{json, Map};
 
-use crate::inputs::{inputs, Line, Preprocess};
+use crate::inputs::{FileArg, Line, Preprocess};
 use crate::output::{self, answer_each, Answer, Errors, Failure, Shape};
 use crate::Outcome;
 
@@ -35,8 +35,11 @@ pub(crate) struct ToUriArgs {
     json: bool,
     #[command(flatten)]
     preprocess: Preprocess,
-    /// The IRIs; without any, each line of standard input is one.
+    /// The IRIs; without any (and without --file), each line of standard
+    /// input is one.
     inputs: Vec<OsString>,
+    #[command(flatten)]
+    file: FileArg,
 }
 
 #[derive(clap::Args)]
@@ -60,8 +63,11 @@ pub(crate) struct ToIriArgs {
     /// One JSON object per input, one per line.
     #[arg(long)]
     json: bool,
-    /// The URIs; without any, each line of standard input is one.
+    /// The URIs; without any (and without --file), each line of standard
+    /// input is one.
     inputs: Vec<OsString>,
+    #[command(flatten)]
+    file: FileArg,
 }
 
 /// The error of a conversion, in the shape of every error.
@@ -168,7 +174,7 @@ pub(crate) fn run_to_uri(args: ToUriArgs) -> io::Result<Outcome> {
             .query_charset(label)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     }
-    let given = args.preprocess.apply(inputs(args.inputs));
+    let given = args.preprocess.apply(args.file.inputs(args.inputs)?);
     // Without --explain only the result is computed: memory stays a few
     // bytes per input byte on long lines.
     run(given, "uri", args.explain, args.json, |s| {
@@ -185,13 +191,19 @@ pub(crate) fn run_to_iri(args: ToIriArgs) -> io::Result<Outcome> {
         .idna(!args.no_idna)
         .decode_all(args.decode_all)
         .decode_spoofable(args.decode_spoofable);
-    run(inputs(args.inputs), "iri", args.explain, args.json, |s| {
-        if args.explain {
-            iribis::convert::to_iri_steps(s, &options).map(Converted::explained)
-        } else {
-            iribis::to_iri(s, &options).map(Converted::alone)
-        }
-    })
+    run(
+        args.file.inputs(args.inputs)?,
+        "iri",
+        args.explain,
+        args.json,
+        |s| {
+            if args.explain {
+                iribis::convert::to_iri_steps(s, &options).map(Converted::explained)
+            } else {
+                iribis::to_iri(s, &options).map(Converted::alone)
+            }
+        },
+    )
 }
 
 /// The result of a conversion, and its steps when explained.

@@ -23,18 +23,23 @@ pub(crate) enum Command {
         #[arg(long, default_value = "rfc3987bis")]
         profile: Profile,
     },
-    /// Check a pest grammar against the spec's ABNF, both ways: every rule
-    /// present; single-character rules equal on every code point; other
+    /// Check a pest grammar against the spec's ABNF, both ways.
+    ///
+    /// Every rule present; single-character rules equal on every code point; other
     /// rules compared as automata (proven equal where the PEG's ordering
     /// provably cannot change the language) and run on test strings derived
     /// from both the ABNF and the pest rule. Exit 1 when a rule differs, is
     /// missing or could not be checked.
     Check(CheckArgs),
     /// Re-run check and diff whenever the grammar, an ABNF file or a corpus
-    /// file changes (polling their modification times). Stop with Ctrl-C.
+    /// file changes.
+    ///
+    /// The files' modification times are polled. Stop with Ctrl-C.
     Watch(WatchArgs),
     /// Run two grammars over the same inputs and report every input they
-    /// treat differently. Exit 0 when there is none, 1 when there are some.
+    /// treat differently.
+    ///
+    /// Exit 0 when there is none, 1 when there are some.
     Diff(DiffArgs),
     /// Transcribe ABNF into pest, flagging where PEG ordering may change the
     /// language.
@@ -663,22 +668,15 @@ pub(crate) fn explained(
     shown: &str,
     spec: &str,
 ) -> (Failure, String) {
-    let expected: Vec<String> = f
-        .expected
-        .iter()
-        .map(|r| lab::spelling(r).to_string())
-        .collect();
     let (message, component) = match f.explain(input, rule, profile) {
         Some(e) => (e.message(), e.component().name()),
         None => (format!("no match for {shown}"), "input"),
     };
-    let failure = Failure::at(input, f.byte, message, component, spec).expected(expected.clone());
-    let mut pest_words = f.clone();
-    pest_words.expected = expected;
+    let failure = Failure::at(input, f.byte, message, component, spec).expected(f.expected_items());
     let human = format!(
         "{}\n  = {}",
         failure.report(),
-        escape_invisible(&pest_words.to_string())
+        escape_invisible(&f.to_string())
     );
     (failure, human)
 }

@@ -2,7 +2,9 @@
 //! (or of a file), each with its line number.
 
 use std::ffi::OsString;
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
 
 use crate::output::Failure;
 
@@ -11,6 +13,9 @@ pub(crate) struct Line {
     /// The 1-based line of standard input (or of the file) it was read from;
     /// for arguments, the 1-based position of the argument.
     pub(crate) number: usize,
+    /// Given as an argument (`number` is then its position), not read from
+    /// a line.
+    pub(crate) argument: bool,
     pub(crate) input: Input,
     /// Whether the next input can be read without waiting: false when
     /// reading it may block (a pipe or terminal whose data so far has all
@@ -111,6 +116,7 @@ pub(crate) fn inputs(args: Vec<OsString>) -> Box<dyn Iterator<Item = io::Result<
         return Box::new(args.into_iter().enumerate().map(|(i, a)| {
             Ok(Line {
                 number: i + 1,
+                argument: true,
                 input: Input::from(a),
                 ready: true,
                 bytes: 0,
@@ -118,6 +124,61 @@ pub(crate) fn inputs(args: Vec<OsString>) -> Box<dyn Iterator<Item = io::Result<
         }));
     }
     Box::new(lines(io::stdin().lock(), stdin_is_file()))
+}
+
+impl Line {
+    /// Where an input comes from, for a message on standard error:
+    /// `argument 2` or `line 2`.
+    pub(crate) fn place_of(argument: bool, number: usize) -> String {
+        if argument {
+            format!("argument {number}")
+        } else {
+            format!("line {number}")
+        }
+    }
+}
+
+/// `--file PATH`, on every command that reads inputs.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub(crate) struct FileArg {
+    /// Read the inputs from this file, one per line, instead of the
+    /// arguments (`-`: standard input); JSON `line` is the line number.
+    // Every command gives its positional inputs the id `inputs`.
+    #[arg(long, value_name = "PATH", conflicts_with = "inputs")]
+    pub(crate) file: Option<PathBuf>,
+}
+
+impl FileArg {
+    /// The inputs: the lines of the `--file` when there is one, else the
+    /// arguments, else the lines of standard input.
+    pub(crate) fn inputs(
+        &self,
+        args: Vec<OsString>,
+    ) -> io::Result<Box<dyn Iterator<Item = io::Result<Line>>>> {
+        match &self.file {
+            Some(path) if path.as_os_str() == "-" => Ok(inputs(Vec::new())),
+            Some(path) => {
+                let (file, regular) = open(path)?;
+                Ok(Box::new(lines(file, regular)))
+            }
+            None => Ok(inputs(args)),
+        }
+    }
+}
+
+/// Opens an input file, and says whether it is a regular file (which a
+/// read never makes wait). The errors name the file; a directory is one.
+pub(crate) fn open(path: &Path) -> io::Result<(File, bool)> {
+    let named = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", path.display()));
+    let file = File::open(path).map_err(named)?;
+    let meta = file.metadata().map_err(named)?;
+    if meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{}: is a directory, not a file of inputs", path.display()),
+        ));
+    }
+    Ok((file, meta.is_file()))
 }
 
 /// Whether standard input is a regular file, which never makes a read wait.
@@ -163,6 +224,7 @@ pub(crate) fn lines(reader: impl Read, regular: bool) -> impl Iterator<Item = io
                 let ready = regular || memchr::memchr(b'\n', reader.buffer()).is_some();
                 Some(Ok(Line {
                     number,
+                    argument: false,
                     // A copy into a spare vector (see `recycle`), or one of
                     // the exact length: `buf` keeps its capacity.
                     input: Input::from(copy_of(&buf)),
@@ -244,6 +306,7 @@ impl Preprocess {
                     Some(spaces),
                     Ok(Line {
                         number,
+                        argument,
                         input: Input::Text(t),
                         ready,
                         bytes,
@@ -257,6 +320,7 @@ impl Preprocess {
                     parts_left.extend(parts.into_iter().enumerate().map(|(i, s)| {
                         Ok(Line {
                             number,
+                            argument,
                             input: Input::Text(s),
                             ready: ready || i < last,
                             bytes: if i == last { bytes } else { 0 },

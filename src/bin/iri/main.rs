@@ -8,6 +8,7 @@ mod check;
 mod convert;
 mod grammar;
 mod inputs;
+mod man;
 mod normalize;
 mod output;
 mod parse;
@@ -21,12 +22,25 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, Subcommand};
 
 /// Internationalized Resource Identifiers, by draft-ietf-iri-3987bis-13.
+// The command's own one-line about (the crate's description is the
+// library's): the headline of `iri --help` and the man page's NAME.
 #[derive(Parser)]
-#[command(name = "iri", version, about)]
+#[command(
+    name = "iri",
+    version,
+    about = "Parse, check, convert, resolve and compare IRIs (draft-ietf-iri-3987bis-13, RFC 3987, RFC 3986)"
+)]
 struct Cli {
     /// Colour: auto (on a terminal, unless NO_COLOR is set), always or
     /// never.
-    #[arg(long, global = true, value_enum, default_value = "auto")]
+    // Under its own heading, after each subcommand's options.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        default_value = "auto",
+        help_heading = "Global options"
+    )]
     color: Color,
     #[command(subcommand)]
     command: Command,
@@ -75,8 +89,9 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff), for `man -l -` or a man directory.
-    Man,
+    /// Print the manual page (roff) of iri or of one of its commands, for
+    /// `man -l -`; with --out, write them all into a man directory.
+    Man(man::Args),
 }
 
 /// The outcome of a subcommand, turned into the exit status.
@@ -110,7 +125,7 @@ fn main() -> ExitCode {
             iribis::render::escape_invisible(&what)
         );
     }));
-    let matches = match <Cli as clap::CommandFactory>::command().try_get_matches() {
+    let matches = match with_help_usage(Cli::command()).try_get_matches() {
         Ok(m) => m,
         Err(e) => return usage_error(&e),
     };
@@ -144,13 +159,7 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "iri", &mut out);
             out.flush().map(|()| Outcome::AllValid)
         }
-        Command::Man => {
-            let mut out = io::stdout().lock();
-            clap_mangen::Man::new(Cli::command())
-                .render(&mut out)
-                .and_then(|()| out.flush())
-                .map(|()| Outcome::AllValid)
-        }
+        Command::Man(args) => man::run(&args, Cli::command()),
     };
     match result {
         Ok(Outcome::AllValid) => ExitCode::SUCCESS,
@@ -169,6 +178,19 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `cmd` with each subcommand's usage in errors written as its `--help`
+/// writes it: clap's usage in an error names the arguments given, which
+/// makes positional inputs look required (`--base` missing: `<REFS>...`,
+/// where they are optional, standard input taking their place).
+fn with_help_usage(mut cmd: clap::Command) -> clap::Command {
+    cmd.build();
+    cmd.mut_subcommands(|mut sub| {
+        let usage = sub.render_usage().to_string();
+        let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).to_owned();
+        with_help_usage(sub.override_usage(usage))
+    })
 }
 
 /// Prints clap's message (help, version or a usage error) and gives its exit

@@ -9,7 +9,6 @@ use iribis::render::escape_controls;
 use iribis::{Component, IriRef};
 use serde_json::{json, Map, Value};
 
-use crate::inputs::inputs;
 use crate::output::{answer_each, write_json, Answer, Errors, Failure, Shape};
 use crate::Outcome;
 
@@ -26,8 +25,11 @@ pub(crate) struct NormalizeArgs {
     /// One JSON object per input, one per line.
     #[arg(long)]
     json: bool,
-    /// The inputs; without any, each line of standard input is one.
+    /// The inputs; without any (and without --file), each line of
+    /// standard input is one.
     inputs: Vec<OsString>,
+    #[command(flatten)]
+    file: crate::inputs::FileArg,
 }
 
 #[derive(clap::Args)]
@@ -55,7 +57,7 @@ pub(crate) fn run_normalize(args: NormalizeArgs) -> io::Result<Outcome> {
         valid: true,
     };
     answer_each(
-        inputs(args.inputs),
+        args.file.inputs(args.inputs)?,
         args.json,
         &shape,
         Errors::Stderr,

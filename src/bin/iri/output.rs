@@ -55,7 +55,7 @@ impl Failure {
             char: e.char(),
             message: e.message(),
             component: e.component().name(),
-            expected: e.expected().iter().map(|r| r.abnf_name().into()).collect(),
+            expected: e.expected_all().iter().map(|x| x.to_string()).collect(),
             spec: Some(e.spec().into()),
             report: Report::Parse(e),
         })
@@ -124,7 +124,9 @@ impl Failure {
         })
     }
 
-    /// The rules (or literals) that would have been allowed at the position.
+    /// What would have been allowed at the position: literals in double
+    /// quotes, rules by ABNF name, `the end` (as [`iribis::Expected`] writes
+    /// them).
     pub(crate) fn expected(mut self, expected: Vec<String>) -> Self {
         self.0.expected = expected;
         self
@@ -449,11 +451,11 @@ pub(crate) fn itoa(mut n: usize, buf: &mut [u8; 20]) -> &[u8] {
     }
 }
 
-/// Writes `failure`'s report to standard error, saying which input (line
-/// or argument) it is about.
-pub(crate) fn diagnose(number: usize, failure: &Failure) -> io::Result<()> {
+/// Writes `failure`'s report to standard error, saying which input it is
+/// about: `place` is `line N` or `argument N` ([`Line::place_of`]).
+pub(crate) fn diagnose(place: String, failure: &Failure) -> io::Result<()> {
     let mut err = io::stderr().lock();
-    writeln!(err, "iri: line {number}: {}\n", failure.report())
+    writeln!(err, "iri: {place}: {}\n", failure.report())
 }
 
 /// Standard output with its buffer open: a JSON line is built in place
@@ -639,6 +641,7 @@ pub(crate) fn answer_each(
     for next in lines {
         let Line {
             number,
+            argument,
             input,
             ready,
             ..
@@ -710,7 +713,7 @@ pub(crate) fn answer_each(
                 writeln!(out)?;
                 // The report after the lines before it, in a terminal.
                 out.flush()?;
-                diagnose(number, failure)?;
+                diagnose(Line::place_of(argument, number), failure)?;
             } else {
                 writeln!(out, "{}\n", failure.report())?;
             }

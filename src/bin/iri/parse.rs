@@ -7,14 +7,16 @@ use iribis::render::escape_invisible;
 use iribis::{Components, GrammarRule, IriRef, ParseOptions, Profile};
 use serde_json::{Map, Value};
 
-use crate::inputs::inputs;
 use crate::output::{self, answer_all, Answer, Failure, Shape};
 use crate::Outcome;
 
 #[derive(clap::Args)]
 pub(crate) struct Args {
-    /// The inputs; without any, each line of standard input is one input.
+    /// The inputs; without any (and without --file), each line of
+    /// standard input is one input.
     inputs: Vec<OsString>,
+    #[command(flatten)]
+    file: crate::inputs::FileArg,
     /// The grammar: rfc3987bis, rfc3987, rfc3986 or leiri.
     #[arg(long, default_value = "rfc3987bis")]
     profile: Profile,
@@ -63,7 +65,7 @@ pub(crate) fn check_rule(rule: GrammarRule, profile: Profile) -> io::Result<()> 
 }
 
 pub(crate) fn run(args: Args) -> io::Result<Outcome> {
-    let lines = args.preprocess.apply(inputs(args.inputs));
+    let lines = args.preprocess.apply(args.file.inputs(args.inputs)?);
     if let Some(path) = &args.grammar {
         return crate::grammar::parse_with(path, &args.rule, args.profile, lines, args.json);
     }

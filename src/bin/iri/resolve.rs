@@ -9,7 +9,7 @@ use iribis::resolve::ResolveOptions;
 use iribis::{Iri, IriRef};
 use serde_json::Map;
 
-use crate::inputs::inputs;
+use crate::inputs::FileArg;
 use crate::output::{answer_each, Answer, Errors, Failure, Shape};
 use crate::Outcome;
 
@@ -25,8 +25,12 @@ pub(crate) struct ResolveArgs {
     /// One JSON object per input, one per line.
     #[arg(long)]
     json: bool,
-    /// The references; without any, each line of standard input is one.
+    /// The references; without any (and without --file), each line of
+    /// standard input is one.
+    #[arg(id = "inputs", value_name = "REFS")]
     refs: Vec<OsString>,
+    #[command(flatten)]
+    file: FileArg,
 }
 
 #[derive(clap::Args)]
@@ -37,8 +41,12 @@ pub(crate) struct RelativizeArgs {
     /// One JSON object per input, one per line.
     #[arg(long)]
     json: bool,
-    /// The targets (IRIs); without any, each line of standard input is one.
+    /// The targets (IRIs); without any (and without --file), each line of
+    /// standard input is one.
+    #[arg(id = "inputs", value_name = "TARGETS")]
     targets: Vec<OsString>,
+    #[command(flatten)]
+    file: FileArg,
 }
 
 /// The base, or a usage error that says what is wrong with it.
@@ -63,7 +71,7 @@ pub(crate) fn run_resolve(args: ResolveArgs) -> io::Result<Outcome> {
         valid: true,
     };
     answer_each(
-        inputs(args.refs),
+        args.file.inputs(args.refs)?,
         args.json,
         &shape,
         Errors::Stderr,
@@ -92,7 +100,7 @@ pub(crate) fn run_relativize(args: RelativizeArgs) -> io::Result<Outcome> {
         valid: true,
     };
     answer_each(
-        inputs(args.targets),
+        args.file.inputs(args.targets)?,
         args.json,
         &shape,
         Errors::Stderr,

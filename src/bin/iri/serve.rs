@@ -366,7 +366,17 @@ fn parse(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiErro
             v["components"] = components.into();
         }
         Err(f) if f.limit.is_some() => {
-            return Err(ApiError::new(422, "limit", format!("{name}: {f}")));
+            let mut message = format!("{name}: {f}");
+            if f.limit
+                .as_deref()
+                .is_some_and(|l| l.starts_with("call limit"))
+            {
+                message.push_str(&format!(
+                    " (the playground allows {} rule calls a parse)",
+                    grouped(CALL_LIMIT)
+                ));
+            }
+            return Err(ApiError::new(422, "limit", message));
         }
         Err(f) => {
             let (failure, report) =
@@ -382,6 +392,19 @@ fn parse(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiErro
         v["builtin_valid"] = base.accepts(r, input).into();
     }
     Ok(v)
+}
+
+/// `n` with its digits in groups of three: 5,000,000.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// The ABNF to check against: the profile's, then the request's

@@ -726,7 +726,7 @@ fn the_call_limit_message_names_the_call_limit() {
         "{message}"
     );
     assert!(
-        message.ends_with("(the playground allows 5,000,000 rule calls a parse)"),
+        message.ends_with("(the playground allows 5 million rule calls a parse)"),
         "{message}"
     );
     assert!(!message.contains("stack"), "{message}");

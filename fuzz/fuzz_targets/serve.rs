@@ -53,7 +53,10 @@ impl Api for Echo {
             Call::Diff(b) => ("diff", b),
         };
         for (k, v) in body {
-            assert!(FIELDS.contains(&k.as_str()), "an unknown field {k:?} reached the API");
+            assert!(
+                FIELDS.contains(&k.as_str()),
+                "an unknown field {k:?} reached the API"
+            );
             let empty = match v {
                 Value::Array(a) => a.is_empty(),
                 Value::Object(o) => o.is_empty(),
@@ -94,7 +97,10 @@ impl Read for Repeat<'_> {
 /// The value of the field `name` in `fields`, which must be there once.
 fn field<'h>(fields: &[httparse::Header<'h>], name: &str) -> &'h [u8] {
     let mut found = fields.iter().filter(|h| h.name.eq_ignore_ascii_case(name));
-    let value = found.next().unwrap_or_else(|| panic!("no {name} field")).value;
+    let value = found
+        .next()
+        .unwrap_or_else(|| panic!("no {name} field"))
+        .value;
     assert!(found.next().is_none(), "two {name} fields");
     value
 }
@@ -109,9 +115,23 @@ fuzz_target!(|data: &[u8]| {
     let (prefix, repeat) = match rest.iter().position(|&b| b == 0xFF) {
         Some(i) if flags & 32 != 0 => {
             let left = [20 << 10, 70 << 10, 1100 << 10, 4 << 20][usize::from(flags >> 6)];
-            (&rest[..i], Repeat { fragment: &rest[i + 1..], at: 0, left })
+            (
+                &rest[..i],
+                Repeat {
+                    fragment: &rest[i + 1..],
+                    at: 0,
+                    left,
+                },
+            )
         }
-        _ => (rest, Repeat { fragment: &[], at: 0, left: 0 }),
+        _ => (
+            rest,
+            Repeat {
+                fragment: &[],
+                at: 0,
+                left: 0,
+            },
+        ),
     };
     let sends_nothing = prefix.is_empty() && (repeat.fragment.is_empty() || repeat.left == 0);
 
@@ -139,7 +159,10 @@ fuzz_target!(|data: &[u8]| {
     let mut answer = httparse::Response::new(&mut fields);
     let len = match answer.parse(written) {
         Ok(httparse::Status::Complete(len)) => len,
-        other => panic!("not an answer ({other:?}): {:?}", String::from_utf8_lossy(written)),
+        other => panic!(
+            "not an answer ({other:?}): {:?}",
+            String::from_utf8_lossy(written)
+        ),
     };
     assert_eq!(answer.version, Some(1));
     let status = answer.code.unwrap();
@@ -149,7 +172,10 @@ fuzz_target!(|data: &[u8]| {
     );
     let fields = answer.headers;
     let body = &written[len..];
-    assert_eq!(field(fields, "Content-Length"), body.len().to_string().as_bytes());
+    assert_eq!(
+        field(fields, "Content-Length"),
+        body.len().to_string().as_bytes()
+    );
     assert_eq!(field(fields, "Connection"), b"close");
     assert_eq!(field(fields, "Cache-Control"), b"no-store");
     assert_eq!(field(fields, "X-Content-Type-Options"), b"nosniff");
@@ -160,7 +186,10 @@ fuzz_target!(|data: &[u8]| {
     if status != 200 {
         assert!(json, "an error that is not JSON");
         let v: Value = serde_json::from_slice(body).expect("a JSON error");
-        assert!(v["error"]["kind"].is_string() && v["error"]["message"].is_string(), "{v}");
+        assert!(
+            v["error"]["kind"].is_string() && v["error"]["message"].is_string(),
+            "{v}"
+        );
         if status == 500 {
             panic!("a 500: {v}");
         }
@@ -170,7 +199,10 @@ fuzz_target!(|data: &[u8]| {
     }
     if busy {
         assert!(!called, "the API was called over the connection cap");
-        assert!(matches!(status, 400 | 408 | 431 | 503), "status {status} over the cap");
+        assert!(
+            matches!(status, 400 | 408 | 431 | 503),
+            "status {status} over the cap"
+        );
     }
     // The API answered (200 JSON), or was called and refused.
     if status == 200 && json {

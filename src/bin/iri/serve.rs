@@ -37,8 +37,9 @@ pub(crate) const DEFAULT_PORT: u16 = 3987;
 const MAX_INPUT: usize = 16 * 1024;
 
 /// pest calls allowed per parse (pest's process-wide call limit, which this
-/// process alone uses): a grammar that would backtrack exponentially on an
-/// input is stopped, and reported as having given up, after about a second.
+/// process alone uses; a whole number of millions, as its message says): a
+/// grammar that would backtrack exponentially on an input is stopped, and
+/// reported as having given up, after about a second.
 const CALL_LIMIT: usize = 5_000_000;
 
 /// Parsed grammars kept, by text: the page sends the grammar with every
@@ -372,8 +373,8 @@ fn parse(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiErro
                 .is_some_and(|l| l.starts_with("call limit"))
             {
                 message.push_str(&format!(
-                    " (the playground allows {} rule calls a parse)",
-                    grouped(CALL_LIMIT)
+                    " (the playground allows {} million rule calls a parse)",
+                    CALL_LIMIT / 1_000_000
                 ));
             }
             return Err(ApiError::new(422, "limit", message));
@@ -392,19 +393,6 @@ fn parse(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiErro
         v["builtin_valid"] = base.accepts(r, input).into();
     }
     Ok(v)
-}
-
-/// `n` with its digits in groups of three: 5,000,000.
-fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, d) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(d);
-    }
-    out
 }
 
 /// The ABNF to check against: the profile's, then the request's

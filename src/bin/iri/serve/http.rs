@@ -347,7 +347,7 @@ fn answer<S: Socket>(conn: &mut Timed<'_, S>, site: &Site, busy: bool) -> Option
 }
 
 /// A request's line and header fields.
-pub(crate) struct Head {
+struct Head {
     method: String,
     target: String,
     /// The minor version: 0 for HTTP/1.0, 1 for HTTP/1.1.

@@ -35,8 +35,11 @@ for target in "${targets[@]}"; do
         *) max_len=512 timeout=10 ;;
     esac
     mkdir -p "corpus/$target"
+    # A target's dictionary, when it has one (serve: the words of HTTP).
+    dict=()
+    if [ -f "$target.dict" ]; then dict=(-dict="$target.dict"); fi
     echo "== $target: $seconds s"
-    RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- \
+    RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- "${dict[@]}" \
         -max_total_time="$seconds" -max_len="$max_len" \
         -rss_limit_mb=512 -timeout="$timeout" -print_final_stats=1 2>&1 | tail -n 40
 done

@@ -14,7 +14,9 @@
 //! 3 whether the connection then times out (or ends), bit 4 whether it is
 //! one over the connection cap; with bit 5, the rest is `PREFIX 0xFF
 //! FRAGMENT`, the fragment repeated to 20 KiB, 70 KiB, 1.1 MiB or 4 MiB
-//! (bits 6-7), to reach the limits from short inputs.
+//! (bits 6-7), to reach the limits from short inputs (then in pieces of
+//! 4096 bytes at least, so that an input takes milliseconds). The
+//! dictionary fuzz/serve.dict holds the words of a request.
 #![no_main]
 
 use std::io::{self, Read};
@@ -133,6 +135,8 @@ fuzz_target!(|data: &[u8]| {
             },
         ),
     };
+    // Megabytes a byte at a time would take a second an input.
+    let piece = if repeat.left > 0 { piece.max(4096) } else { piece };
     let sends_nothing = prefix.is_empty() && (repeat.fragment.is_empty() || repeat.left == 0);
 
     let site = Site::new(3987, PAGES, FIELDS, Box::new(Echo), Duration::from_secs(10));

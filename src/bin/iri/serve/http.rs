@@ -18,7 +18,8 @@
 //!
 //! The file depends on std, httparse, httpdate, serde and serde_json only:
 //! the fuzz target `serve` (fuzz/fuzz_targets/serve.rs) compiles it as it
-//! is and drives [`exchange`] with bytes ([`Scripted`]).
+//! is and drives [`exchange`] with bytes (`Scripted`, built for the tests
+//! and the fuzz target).
 
 use std::io::{self, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};

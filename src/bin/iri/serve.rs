@@ -6,10 +6,12 @@
 //!
 //! The server answers only on the loopback interface, and only requests
 //! that name a loopback host (`Host`, and `Origin` when present), so that a
-//! web page elsewhere cannot reach it through DNS rebinding; it bounds the
-//! request body, the input, the requests in flight and (through pest's call
-//! limit) the work of every parse. Every answer of the API is JSON, errors
-//! included: `{"error": {"kind", "message"}}`.
+//! web page elsewhere cannot reach it through DNS rebinding. The HTTP side
+//! ([`http`]) reads each request with a timeout and within limits on its
+//! head, its body and the connections; the endpoints here bound the input,
+//! the checks and diffs running, the grammars loading and (through pest's
+//! call limit) the work of every parse. Every answer of the API is JSON,
+//! errors included: `{"error": {"kind", "message"}}`.
 
 use std::collections::VecDeque;
 use std::io::{self, Write};

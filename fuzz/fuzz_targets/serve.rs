@@ -73,24 +73,39 @@ impl Api for Echo {
     }
 }
 
-/// `fragment`, over and over, for `left` bytes.
-struct Repeat<'a> {
-    fragment: &'a [u8],
+/// A fragment, over and over, for `left` bytes: copied from a block of
+/// whole fragments of 4 KiB or more, not a byte at a time.
+struct Repeat {
+    block: Vec<u8>,
     at: usize,
     left: usize,
 }
 
-impl Read for Repeat<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.fragment.is_empty() {
-            return Ok(0);
+impl Repeat {
+    fn new(fragment: &[u8], left: usize) -> Repeat {
+        let copies = if fragment.is_empty() {
+            0
+        } else {
+            4096usize.div_ceil(fragment.len())
+        };
+        let left = if fragment.is_empty() { 0 } else { left };
+        Repeat {
+            block: fragment.repeat(copies),
+            at: 0,
+            left,
         }
+    }
+}
+
+impl Read for Repeat {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let mut n = 0;
         while n < buf.len() && self.left > 0 {
-            buf[n] = self.fragment[self.at];
-            self.at = (self.at + 1) % self.fragment.len();
-            self.left -= 1;
-            n += 1;
+            let k = (self.block.len() - self.at)
+                .min(buf.len() - n)
+                .min(self.left);
+            buf[n..n + k].copy_from_slice(&self.block[self.at..self.at + k]);
+            (n, self.left, self.at) = (n + k, self.left - k, (self.at + k) % self.block.len());
         }
         Ok(n)
     }
@@ -117,27 +132,17 @@ fuzz_target!(|data: &[u8]| {
     let (prefix, repeat) = match rest.iter().position(|&b| b == 0xFF) {
         Some(i) if flags & 32 != 0 => {
             let left = [20 << 10, 70 << 10, 1100 << 10, 4 << 20][usize::from(flags >> 6)];
-            (
-                &rest[..i],
-                Repeat {
-                    fragment: &rest[i + 1..],
-                    at: 0,
-                    left,
-                },
-            )
+            (&rest[..i], Repeat::new(&rest[i + 1..], left))
         }
-        _ => (
-            rest,
-            Repeat {
-                fragment: &[],
-                at: 0,
-                left: 0,
-            },
-        ),
+        _ => (rest, Repeat::new(&[], 0)),
     };
     // Megabytes a byte at a time would take a second an input.
-    let piece = if repeat.left > 0 { piece.max(4096) } else { piece };
-    let sends_nothing = prefix.is_empty() && (repeat.fragment.is_empty() || repeat.left == 0);
+    let piece = if repeat.left > 0 {
+        piece.max(4096)
+    } else {
+        piece
+    };
+    let sends_nothing = prefix.is_empty() && repeat.left == 0;
 
     let site = Site::new(3987, PAGES, FIELDS, Box::new(Echo), Duration::from_secs(10));
     CALLED.store(false, Ordering::SeqCst);

@@ -5,7 +5,7 @@
 # finding (libFuzzer saves the input under fuzz/artifacts/). Every run has a
 # memory limit (-rss_limit_mb=512) and a time limit per input (-timeout);
 # long_inputs repeats a fragment to 100 KB or more and takes inputs of up to
-# 1 MB. Needs cargo-fuzz (`cargo install cargo-fuzz`); RUSTC_BOOTSTRAP lets
+# 1 MB; serve repeats one to 4 MiB. Needs cargo-fuzz (`cargo install cargo-fuzz`); RUSTC_BOOTSTRAP lets
 # it use the nightly flags it needs on a stable toolchain.
 #
 #   fuzz/run-all.sh [SECONDS [TARGET...]]
@@ -17,7 +17,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(fast_vs_pest parse_any roundtrip to_uri resolve ipv6 differential
              long_inputs check to_iri compare lab_grammar lab_from_abnf lab_check
-             lab_trace cli)
+             lab_trace cli serve)
 fi
 # The cli target runs the iri binary as a child process.
 if printf '%s\n' "${targets[@]}" | grep -qx cli; then
@@ -29,11 +29,17 @@ for target in "${targets[@]}"; do
         # The grammar lab's targets: longer texts (the lab's limits must
         # hold memory and time down whatever the grammar).
         lab_*) max_len=4096 timeout=20 ;;
+        # The server's requests: a head of up to 16 KiB and a body of up to
+        # 1 MiB are reached by repeating a fragment (see the target).
+        serve) max_len=4096 timeout=10 ;;
         *) max_len=512 timeout=10 ;;
     esac
     mkdir -p "corpus/$target"
+    # A target's dictionary, when it has one (serve: the words of HTTP).
+    dict=()
+    if [ -f "$target.dict" ]; then dict=(-dict="$target.dict"); fi
     echo "== $target: $seconds s"
-    RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- \
+    RUSTC_BOOTSTRAP=1 cargo fuzz run -O "$target" -- "${dict[@]}" \
         -max_total_time="$seconds" -max_len="$max_len" \
         -rss_limit_mb=512 -timeout="$timeout" -print_final_stats=1 2>&1 | tail -n 40
 done

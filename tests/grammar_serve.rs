@@ -22,8 +22,21 @@ impl Drop for Server {
 }
 
 fn start() -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_iri"))
-        .args(["grammar", "serve", "--port", "0"])
+    start_with(None, &[])
+}
+
+/// The server with more arguments, and with at most `kib` KiB of address
+/// space (`ulimit -v`; glibc held to two malloc arenas, which otherwise
+/// reserve 64 MiB of address space for each of up to eight a core): an
+/// allocation past the budget fails, and the server with it.
+fn start_with(kib: Option<u64>, args: &[&str]) -> Server {
+    let budget = kib.map_or(String::new(), |k| format!("ulimit -v {k} && "));
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{budget}exec \"$0\" grammar serve --port 0 \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_iri"))
+        .args(args)
+        .env("MALLOC_ARENA_MAX", "2")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -46,6 +59,10 @@ fn start() -> Server {
 /// `body`.
 fn exchange(port: u16, head: &str, body: &[u8]) -> (u16, Vec<(String, String)>, Vec<u8>) {
     let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    // Every answer closes its connection; a server that kept it open would
+    // fail the test, not hang it.
+    s.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
     s.write_all(format!("{head}\r\n\r\n").as_bytes())
         .expect("write");
     // The server may answer (and close) before reading a body it refuses.
@@ -446,4 +463,271 @@ fn checks_and_diffs_an_edited_grammar() {
         .unwrap();
     assert_eq!(authority["status"], "DIFFERS");
     assert_eq!(authority["follows"], json!(["port"]));
+}
+
+// The hardening issue (26): the server against hostile clients. Memory is
+// held to a budget with `ulimit -v`; no assertion is about time (a slow
+// client is waited for, with generous socket timeouts as a safeguard).
+
+/// A budget of address space for the server when it does not load a
+/// grammar: ten times what it takes with 48 connections open.
+const BUDGET_KIB: u64 = 512 * 1024;
+
+/// Sends `request` (from a thread of its own: the server may answer and
+/// close before it has all been sent) and reads until the server closes;
+/// what it answered, possibly nothing.
+fn send(port: u16, request: impl AsRef<[u8]> + Send + 'static) -> Vec<u8> {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    s.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
+    let mut writer = s.try_clone().unwrap();
+    let sending = std::thread::spawn(move || {
+        let _ = writer.write_all(request.as_ref());
+    });
+    let mut raw = Vec::new();
+    // A reset after the answer (the server stopped reading) is no error.
+    let mut buf = [0u8; 65536];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => raw.extend_from_slice(&buf[..n]),
+        }
+    }
+    drop(s);
+    sending.join().unwrap();
+    raw
+}
+
+/// Shared request bytes.
+struct ArcBytes(std::sync::Arc<Vec<u8>>);
+
+impl AsRef<[u8]> for ArcBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// The status and JSON of an answer.
+fn answer(raw: &[u8]) -> (u16, Value) {
+    let text = String::from_utf8_lossy(raw);
+    let status = text
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|t| t.get(..3))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("not an answer: {text:?}"));
+    let body = text.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+/// The server still answers: `GET /` is 200.
+fn assert_alive(server: &Server) {
+    let (status, _, _) = get(server, "/", &format!("127.0.0.1:{}", server.port));
+    assert_eq!(status, 200, "the server no longer answers");
+}
+
+/// A connection that sent a POST head and part of its body, then stalls.
+fn stalled(port: u16) -> TcpStream {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
+    write!(s, "POST /api/parse HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{{\"input\"").unwrap();
+    s
+}
+
+#[test]
+fn item_1_content_length_of_a_terabyte_on_every_answer() {
+    let server = start_with(Some(BUDGET_KIB), &["--timeout", "120"]);
+    let port = server.port;
+    let huge = "Content-Length: 1000000000000\r\n";
+    for (head, status) in [
+        (format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"), 200),
+        (format!("GET /app.js HTTP/1.0\r\nHost: localhost:{port}\r\n"), 200),
+        (format!("GET / HTTP/1.1\r\nHost: evil.example:{port}\r\n"), 403),
+        (format!("GET /nope HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"), 404),
+        (format!("PUT /api/parse HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"), 405),
+        (format!("POST /api/parse HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"), 413),
+        (format!("POST /api/parse HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: text/plain\r\n"), 415),
+    ] {
+        // The head, then as much of the body as the server takes.
+        let mut request = format!("{head}{huge}\r\n").into_bytes();
+        request.resize(request.len() + (4 << 20), b'x');
+        let (got, _) = answer(&send(port, request));
+        assert_eq!(got, status, "{head}");
+        assert_alive(&server);
+    }
+    // And on the busy answer: every connection slot held.
+    let held: Vec<TcpStream> = (0..32).map(|_| stalled(port)).collect();
+    let request = format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{huge}\r\n");
+    let (status, v) = answer(&send(port, request.into_bytes()));
+    assert_eq!((status, v["error"]["kind"].as_str()), (503, Some("busy")));
+    drop(held);
+    // The slots come back as their connections close.
+    let mut status = 0;
+    for _ in 0..600 {
+        status = get(&server, "/", &format!("127.0.0.1:{port}")).0;
+        if status == 200 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn item_4_slow_clients_cost_only_their_own_connection() {
+    let server = start_with(None, &["--timeout", "120"]);
+    let port = server.port;
+    // Eight bodies that never end (they held every request slot).
+    let mut slow: Vec<TcpStream> = (0..8).map(|_| stalled(port)).collect();
+    assert_alive(&server);
+    let (status, v) = post(&server, "/api/parse", &json!({"input": "a:b"}));
+    assert_eq!((status, &v["valid"]), (200, &json!(true)));
+    // All 32 connection slots: the next connection is told at once that
+    // the server is busy (the accept loop does not wait for anyone).
+    slow.extend((8..32).map(|_| stalled(port)));
+    let (status, _, body) = get(&server, "/", &format!("127.0.0.1:{port}"));
+    assert_eq!(status, 503);
+    let v: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(v["error"]["kind"], "busy");
+    drop(slow);
+
+    // With a short timeout, a stalled client is answered 408 and closed;
+    // one that sent nothing is closed without a word.
+    let server = start_with(None, &["--timeout", "0.5"]);
+    let port = server.port;
+    let slow: Vec<TcpStream> = (0..3).map(|_| stalled(port)).collect();
+    let mut idle = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    idle.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
+    let mut half = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    half.set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
+    half.write_all(b"GET / HTTP/1.1\r\nHost: 127.0").unwrap();
+    for mut s in slow.into_iter().chain([half]) {
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).expect("closed by the server");
+        let (status, v) = answer(&raw);
+        assert_eq!(
+            (status, v["error"]["kind"].as_str()),
+            (408, Some("timeout"))
+        );
+    }
+    let mut raw = Vec::new();
+    idle.read_to_end(&mut raw).expect("closed by the server");
+    assert_eq!(raw, b"");
+    assert_alive(&server);
+}
+
+#[test]
+fn item_10_heads_past_16_kib_get_431_within_a_memory_budget() {
+    let server = start_with(Some(BUDGET_KIB), &[]);
+    let port = server.port;
+    // Twenty 50 MB headers at once (each took 100 MB, with no cap on
+    // connections).
+    let mut request = format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Big: ").into_bytes();
+    request.resize(request.len() + (50 << 20), b'a');
+    request.extend(b"\r\n\r\n");
+    let request = std::sync::Arc::new(request);
+    let big: Vec<_> = (0..20)
+        .map(|_| {
+            let request = std::sync::Arc::clone(&request);
+            std::thread::spawn(move || answer(&send(port, ArcBytes(request))))
+        })
+        .collect();
+    for t in big {
+        let (status, v) = t.join().unwrap();
+        assert_eq!(
+            (status, v["error"]["kind"].as_str()),
+            (431, Some("headers-too-large"))
+        );
+    }
+    let many: String = (0..2000).map(|i| format!("X-{i}: a\r\n")).collect();
+    for request in [
+        format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{many}\r\n"),
+        format!(
+            "GET /{} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n",
+            "a".repeat(100_000)
+        ),
+    ] {
+        let (status, _) = answer(&send(port, request.into_bytes()));
+        assert_eq!(status, 431);
+    }
+    // A browser's head with some cookies is well within the limit.
+    let cookies = format!("Cookie: {}\r\n", "k=v; ".repeat(1500));
+    let request = format!("GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{cookies}\r\n");
+    assert_eq!(answer(&send(port, request.into_bytes())).0, 200);
+    assert_alive(&server);
+}
+
+#[test]
+fn item_18_origin_with_another_port_and_two_hosts_are_refused() {
+    let server = start();
+    let port = server.port;
+    for (fields, status) in [
+        (
+            format!("Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1"),
+            403,
+        ),
+        (
+            format!("Host: 127.0.0.1:{port}\r\nOrigin: http://localhost"),
+            403,
+        ),
+        (
+            format!(
+                "Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{}",
+                port.wrapping_add(1)
+            ),
+            403,
+        ),
+        (
+            format!("Host: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}"),
+            200,
+        ),
+        ("Host: 127.0.0.1".to_string(), 403),
+        (format!("Host: 127.0.0.1:{port}\r\nHost: evil.example"), 400),
+        (format!("Host: evil.example\r\nHost: 127.0.0.1:{port}"), 400),
+        (
+            format!("Host: 127.0.0.1:{port}\r\nHost: 127.0.0.1:{port}"),
+            400,
+        ),
+    ] {
+        let (got, _, body) = exchange(port, &format!("GET / HTTP/1.1\r\n{fields}"), b"");
+        assert_eq!(got, status, "{fields}");
+        if status != 200 {
+            let v: Value = serde_json::from_slice(&body).unwrap();
+            assert!(v["error"]["kind"].is_string(), "{v}");
+        }
+    }
+}
+
+#[test]
+fn the_call_limit_message_names_the_call_limit() {
+    let server = start();
+    // Exponential backtracking: pest stops it at the call limit, long
+    // before the stack limit.
+    let grammar = "a = { b ~ \"y\" }\nb = { (\"x\" ~ b ~ \"z\" | \"x\" ~ b | \"x\")? }\n";
+    let (status, v) = post(
+        &server,
+        "/api/parse",
+        &json!({"grammar": grammar, "rule": "a", "input": "x".repeat(40)}),
+    );
+    assert_eq!(
+        (status, v["error"]["kind"].as_str()),
+        (422, Some("limit")),
+        "{v}"
+    );
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("more rule calls than pest's call limit allows"),
+        "{message}"
+    );
+    assert!(
+        message.contains("(pest: call limit reached, at character 40)"),
+        "{message}"
+    );
+    assert!(
+        message.ends_with("(the playground allows 5 million rule calls a parse)"),
+        "{message}"
+    );
+    assert!(!message.contains("stack"), "{message}");
 }

@@ -149,9 +149,12 @@ pub struct RuntimeFailure {
     /// The rules (pest names) expected there; `EOI` when the input could have
     /// ended.
     pub expected: Vec<String>,
-    /// Set when pest gave up instead of deciding: the input needs more nested
-    /// calls of the grammar's rules than the stack holds (pest's message,
-    /// "stack limit reached"). Not a verdict on the input.
+    /// Set when pest gave up instead of deciding, with pest's message: the
+    /// input needs more nested calls of the grammar's rules than the stack
+    /// holds ("stack limit reached"), or, when a call limit is set
+    /// (`pest::set_call_limit`, as `iri grammar serve` does), the parse made
+    /// more rule calls than it allows ("call limit reached"). Not a verdict
+    /// on the input.
     pub limit: Option<String>,
 }
 
@@ -272,11 +275,20 @@ impl RuntimeFailure {
 impl fmt::Display for RuntimeFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(limit) = &self.limit {
-            return write!(
-                f,
-                "the grammar needs more nested calls than the stack holds for this input (pest: {limit}, at character {}): no verdict",
-                self.char
-            );
+            // Each of pest's two ways of giving up says what ran out.
+            return if limit.starts_with("call limit") {
+                write!(
+                    f,
+                    "the parse made more rule calls than pest's call limit allows: the grammar backtracks too much on this input (pest: {limit}, at character {}): no verdict",
+                    self.char
+                )
+            } else {
+                write!(
+                    f,
+                    "the grammar needs more nested calls than the stack holds for this input (pest: {limit}, at character {}): no verdict",
+                    self.char
+                )
+            };
         }
         write!(
             f,

@@ -6,42 +6,42 @@
 //!
 //! The server answers only on the loopback interface, and only requests
 //! that name a loopback host (`Host`, and `Origin` when present), so that a
-//! web page elsewhere cannot reach it through DNS rebinding; it bounds the
-//! request body, the input, the requests in flight and (through pest's call
-//! limit) the work of every parse. Every answer of the API is JSON, errors
-//! included: `{"error": {"kind", "message"}}`.
+//! web page elsewhere cannot reach it through DNS rebinding. The HTTP side
+//! ([`http`]) reads each request with a timeout and within limits on its
+//! head, its body and the connections; the endpoints here bound the input,
+//! the checks and diffs running, the grammars loading and (through pest's
+//! call limit) the work of every parse. Every answer of the API is JSON,
+//! errors included: `{"error": {"kind", "message"}}`.
 
 use std::collections::VecDeque;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
+use std::net::TcpListener;
 use std::num::NonZeroUsize;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use iribis::abnf::Grammar;
 use iribis::lab::{self, CheckReport, PestGrammar, Scan, Side, Status};
 use iribis::Profile;
 use serde_json::{json, Map, Value};
-use tiny_http::{Header, Method, Request, Response, Server};
 
 use crate::Outcome;
+
+mod http;
+
+use http::{Api, ApiError, Call, Page, Site};
 
 /// The default port: the RFC's number.
 pub(crate) const DEFAULT_PORT: u16 = 3987;
 
-/// The largest request body read (a grammar, an input, ABNF): 1 MiB, some
-/// thirty times the built-in grammar.
-const MAX_BODY: usize = 1 << 20;
-
 /// The longest input parsed, in bytes.
 const MAX_INPUT: usize = 16 * 1024;
 
-/// Requests answered at once; more get `503` with `"kind": "busy"`.
-const MAX_IN_FLIGHT: usize = 8;
-
 /// pest calls allowed per parse (pest's process-wide call limit, which this
-/// process alone uses): a grammar that would backtrack exponentially on an
-/// input is stopped, and reported as having given up, after about a second.
+/// process alone uses; a whole number of millions, as its message says): a
+/// grammar that would backtrack exponentially on an input is stopped, and
+/// reported as having given up, after about a second.
 const CALL_LIMIT: usize = 5_000_000;
 
 /// Parsed grammars kept, by text: the page sends the grammar with every
@@ -56,7 +56,7 @@ const COUNTEREXAMPLES: usize = 5;
 const DIFF_EXAMPLES: usize = 5;
 
 /// How long a request waits for its grammar to load.
-const LOAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+const LOAD_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Grammars loading at once (some may have run over [`LOAD_TIMEOUT`]).
 const MAX_LOADS: usize = 2;
@@ -70,45 +70,47 @@ pub(crate) struct ServeArgs {
     /// standard output.
     #[arg(long, default_value_t = DEFAULT_PORT)]
     port: u16,
+    /// Seconds a client has to send its whole request (head and body), and
+    /// then to read the answer (default 10); a connection that runs over is
+    /// answered 408 and closed.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<Duration>,
+}
+
+/// `--timeout`: seconds, more than 0 and at most an hour.
+fn parse_timeout(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(t) if t > 0.0 && t <= 3600.0 => Ok(Duration::from_secs_f64(t)),
+        _ => Err(format!(
+            "{s:?} is not a number of seconds above 0 and at most 3600"
+        )),
+    }
 }
 
 /// The page, embedded.
-const INDEX_HTML: &str = include_str!("playground/index.html");
-const APP_JS: &str = include_str!("playground/app.js");
-const STYLE_CSS: &str = include_str!("playground/style.css");
+const PAGES: &[Page] = &[
+    Page {
+        path: "/",
+        content_type: "text/html; charset=utf-8",
+        body: include_str!("playground/index.html"),
+    },
+    Page {
+        path: "/app.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("playground/app.js"),
+    },
+    Page {
+        path: "/style.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_str!("playground/style.css"),
+    },
+];
 
-/// An error answer: the status code, and what its JSON says.
-struct ApiError {
-    status: u16,
-    kind: &'static str,
-    message: String,
-    /// More keys of the error object (the rules of a grammar).
-    extra: Option<Box<(&'static str, Value)>>,
-}
-
-impl ApiError {
-    fn new(status: u16, kind: &'static str, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            kind,
-            message: message.into(),
-            extra: None,
-        }
-    }
-
-    fn json(&self) -> Value {
-        let mut e = json!({"kind": self.kind, "message": self.message});
-        if let Some(extra) = &self.extra {
-            e[extra.0] = extra.1.clone();
-        }
-        json!({ "error": e })
-    }
-}
+/// The keys of a request body that the endpoints read.
+const FIELDS: &[&str] = &["grammar", "profile", "rule", "input", "extra_abnf", "trees"];
 
 /// What the request threads share.
 struct State {
-    port: u16,
-    in_flight: AtomicUsize,
     /// Grammars being loaded.
     loading: AtomicUsize,
     /// Held while a check or a diff runs: one at a time.
@@ -120,20 +122,30 @@ struct State {
     last_check: Mutex<Option<(Value, Value)>>,
 }
 
+/// The playground's endpoints over the lab.
+struct Lab(Arc<State>);
+
+impl Api for Lab {
+    fn call(&self, call: Call<'_>) -> Result<Value, ApiError> {
+        match call {
+            Call::Grammar { query } => builtin(&self.0, query),
+            Call::Parse(body) => parse(&self.0, body),
+            Call::Check(body) => check(&self.0, body),
+            Call::Diff(body) => diff(&self.0, body),
+        }
+    }
+}
+
 /// `iri grammar serve`: serves until interrupted.
 pub(crate) fn serve(args: &ServeArgs) -> io::Result<Outcome> {
     pest::set_call_limit(NonZeroUsize::new(CALL_LIMIT));
-    let server = Server::http(("127.0.0.1", args.port)).map_err(|e| {
+    let listener = TcpListener::bind(("127.0.0.1", args.port)).map_err(|e| {
         io::Error::new(
-            io::ErrorKind::AddrInUse,
+            e.kind(),
             format!("cannot listen on 127.0.0.1:{}: {e}", args.port),
         )
     })?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map(|a| a.port())
-        .ok_or_else(|| io::Error::other("the server has no IP address"))?;
+    let port = listener.local_addr()?.port();
     {
         let mut out = io::stdout().lock();
         writeln!(out, "http://127.0.0.1:{port}/")?;
@@ -141,222 +153,21 @@ pub(crate) fn serve(args: &ServeArgs) -> io::Result<Outcome> {
     }
     eprintln!("iri: the grammar playground is at http://127.0.0.1:{port}/ (loopback only; Ctrl-C to stop)");
     let state = Arc::new(State {
-        port,
-        in_flight: AtomicUsize::new(0),
         loading: AtomicUsize::new(0),
         heavy: Mutex::new(()),
         grammars: Mutex::new(VecDeque::new()),
         builtins: Mutex::new(Vec::new()),
         last_check: Mutex::new(None),
     });
-    for request in server.incoming_requests() {
-        if state.in_flight.fetch_add(1, Ordering::SeqCst) >= MAX_IN_FLIGHT {
-            state.in_flight.fetch_sub(1, Ordering::SeqCst);
-            let busy = ApiError::new(503, "busy", "too many requests at once: try again");
-            let _ = request.respond(json_response(busy.status, &busy.json()));
-            continue;
-        }
-        let state = Arc::clone(&state);
-        let spawned = std::thread::Builder::new()
-            .name("iri-serve".into())
-            .spawn(move || {
-                answer(&state, request);
-                state.in_flight.fetch_sub(1, Ordering::SeqCst);
-            });
-        if let Err(e) = spawned {
-            eprintln!("iri: cannot start a thread for a request: {e}");
-        }
-    }
+    let site = Site::new(
+        port,
+        PAGES,
+        FIELDS,
+        Box::new(Lab(state)),
+        args.timeout.unwrap_or(http::DEFAULT_TIMEOUT),
+    );
+    http::run(listener, Arc::new(site));
     Ok(Outcome::AllValid)
-}
-
-fn header(name: &str, value: &str) -> Header {
-    Header::from_bytes(name.as_bytes(), value.as_bytes())
-        .unwrap_or_else(|()| unreachable!("the headers are ASCII: {name}"))
-}
-
-fn response(status: u16, body: Vec<u8>, content_type: &str) -> Response<io::Cursor<Vec<u8>>> {
-    Response::from_data(body)
-        .with_status_code(status)
-        .with_header(header("Content-Type", content_type))
-        .with_header(header("Cache-Control", "no-store"))
-        .with_header(header("X-Content-Type-Options", "nosniff"))
-        .with_header(header("Referrer-Policy", "no-referrer"))
-        .with_header(header(
-            "Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-        ))
-}
-
-fn json_response(status: u16, value: &Value) -> Response<io::Cursor<Vec<u8>>> {
-    response(
-        status,
-        value.to_string().into_bytes(),
-        "application/json; charset=utf-8",
-    )
-}
-
-/// Answers one request; a panic (a bug) is answered as a `500` JSON error,
-/// and the server goes on.
-fn answer(state: &Arc<State>, mut request: Request) {
-    let result = catch_unwind(AssertUnwindSafe(|| route(state, &mut request)));
-    let reply = match result {
-        Ok(Ok(r)) => r,
-        Ok(Err(e)) => {
-            let mut r = json_response(e.status, &e.json());
-            if e.status == 413 {
-                // The body was not read: the connection cannot serve
-                // another request.
-                r = r.with_header(header("Connection", "close"));
-            }
-            r
-        }
-        Err(_) => {
-            let e = ApiError::new(
-                500,
-                "internal",
-                "internal error (a bug in iri: please report it, with the grammar and the input)",
-            );
-            json_response(e.status, &e.json())
-        }
-    };
-    // The client may have gone: nothing to do about it.
-    let _ = request.respond(reply);
-}
-
-/// Whether a `Host` (or an origin's host) names this server on the loopback
-/// interface: `127.0.0.1`, `localhost` or `[::1]`, with our port or none.
-fn loopback_host(host: &str, port: u16) -> bool {
-    let (name, given) = match host.rsplit_once(':') {
-        Some((n, p)) if !n.is_empty() && !p.contains(']') => (n, Some(p)),
-        _ => (host, None),
-    };
-    let name_ok = name == "127.0.0.1" || name.eq_ignore_ascii_case("localhost") || name == "[::1]";
-    name_ok && given.is_none_or(|p| p.parse::<u16>() == Ok(port))
-}
-
-fn header_value<'r>(request: &'r Request, name: &'static str) -> Option<&'r str> {
-    request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv(name))
-        .map(|h| h.value.as_str())
-}
-
-type Reply = Response<io::Cursor<Vec<u8>>>;
-
-fn route(state: &Arc<State>, request: &mut Request) -> Result<Reply, ApiError> {
-    // DNS rebinding: a page of evil.example whose name now resolves to
-    // 127.0.0.1 sends `Host: evil.example`.
-    match header_value(request, "Host") {
-        Some(h) if loopback_host(h, state.port) => {}
-        Some(_) => {
-            return Err(ApiError::new(
-                403,
-                "forbidden",
-                "the Host header does not name this server on the loopback interface (127.0.0.1, localhost)",
-            ))
-        }
-        None => return Err(ApiError::new(400, "bad-request", "no Host header")),
-    }
-    // A page elsewhere posting here.
-    if let Some(origin) = header_value(request, "Origin") {
-        let ok = origin
-            .strip_prefix("http://")
-            .is_some_and(|h| loopback_host(h, state.port));
-        if !ok {
-            return Err(ApiError::new(
-                403,
-                "forbidden",
-                "requests from other origins are refused",
-            ));
-        }
-    }
-    let url = request.url().to_string();
-    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
-    let method = request.method().clone();
-    match (&method, path) {
-        (Method::Get, "/") => Ok(response(
-            200,
-            INDEX_HTML.as_bytes().to_vec(),
-            "text/html; charset=utf-8",
-        )),
-        (Method::Get, "/app.js") => Ok(response(
-            200,
-            APP_JS.as_bytes().to_vec(),
-            "text/javascript; charset=utf-8",
-        )),
-        (Method::Get, "/style.css") => Ok(response(
-            200,
-            STYLE_CSS.as_bytes().to_vec(),
-            "text/css; charset=utf-8",
-        )),
-        (Method::Get, "/api/grammar") => builtin(state, query).map(|v| json_response(200, &v)),
-        (Method::Post, "/api/parse" | "/api/check" | "/api/diff") => {
-            let body = read_body(request)?;
-            let v = match path {
-                "/api/parse" => parse(state, &body)?,
-                "/api/check" => check(state, &body)?,
-                _ => diff(state, &body)?,
-            };
-            Ok(json_response(200, &v))
-        }
-        (_, "/" | "/app.js" | "/style.css" | "/api/grammar")
-        | (_, "/api/parse" | "/api/check" | "/api/diff") => Err(ApiError::new(
-            405,
-            "method-not-allowed",
-            format!("{method} is not allowed on {path}"),
-        )),
-        _ => Err(ApiError::new(404, "not-found", format!("no page {path}"))),
-    }
-}
-
-/// The request's JSON object, within [`MAX_BODY`].
-fn read_body(request: &mut Request) -> Result<Map<String, Value>, ApiError> {
-    let json_type = header_value(request, "Content-Type").is_some_and(|t| {
-        t.split(';')
-            .next()
-            .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"))
-    });
-    if !json_type {
-        return Err(ApiError::new(
-            415,
-            "unsupported-media-type",
-            "the body must be JSON (Content-Type: application/json)",
-        ));
-    }
-    let too_large = || {
-        ApiError::new(
-            413,
-            "too-large",
-            format!("the request body is larger than {MAX_BODY} bytes"),
-        )
-    };
-    if request.body_length().is_some_and(|n| n > MAX_BODY) {
-        return Err(too_large());
-    }
-    let mut body = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_BODY as u64 + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| ApiError::new(400, "bad-request", format!("cannot read the body: {e}")))?;
-    if body.len() > MAX_BODY {
-        return Err(too_large());
-    }
-    match serde_json::from_slice(&body) {
-        Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(ApiError::new(
-            400,
-            "bad-request",
-            "the body must be a JSON object",
-        )),
-        Err(e) => Err(ApiError::new(
-            400,
-            "bad-request",
-            format!("the body is not JSON: {e}"),
-        )),
-    }
 }
 
 /// A string field: `default` when absent or null, an error when of another
@@ -509,12 +320,8 @@ fn builtin_grammar(state: &State, profile: Profile) -> Arc<PestGrammar> {
 /// The pest name of the request's `"rule"` in `g`, or an error with the
 /// closest rules and all of them.
 fn rule_of<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> Result<&'g str, ApiError> {
-    crate::grammar::resolve(g, rule, name).map_err(|e| ApiError {
-        status: 422,
-        kind: "rule",
-        message: e.to_string(),
-        extra: Some(Box::new(("rules", json!(rule_list(g))))),
-    })
+    crate::grammar::resolve(g, rule, name)
+        .map_err(|e| ApiError::new(422, "rule", e.to_string()).with("rules", json!(rule_list(g))))
 }
 
 /// `POST /api/parse`: `{"grammar"?, "profile"?, "rule"?, "input"}`.
@@ -562,7 +369,17 @@ fn parse(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiErro
             v["components"] = components.into();
         }
         Err(f) if f.limit.is_some() => {
-            return Err(ApiError::new(422, "limit", format!("{name}: {f}")));
+            let mut message = format!("{name}: {f}");
+            if f.limit
+                .as_deref()
+                .is_some_and(|l| l.starts_with("call limit"))
+            {
+                message.push_str(&format!(
+                    " (the playground allows {} million rule calls a parse)",
+                    CALL_LIMIT / 1_000_000
+                ));
+            }
+            return Err(ApiError::new(422, "limit", message));
         }
         Err(f) => {
             let (failure, report) =
@@ -713,35 +530,4 @@ fn diff(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiError
         new_side,
         DIFF_EXAMPLES,
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::loopback_host;
-
-    #[test]
-    fn loopback_hosts() {
-        for ok in [
-            "127.0.0.1:8080",
-            "127.0.0.1",
-            "localhost:8080",
-            "LocalHost:8080",
-            "[::1]:8080",
-            "[::1]",
-        ] {
-            assert!(loopback_host(ok, 8080), "{ok}");
-        }
-        for bad in [
-            "evil.example:8080",
-            "127.0.0.1:8081",
-            "localhost.:8080",
-            "127.0.0.1.evil.example:8080",
-            "localhost:",
-            "",
-            ":8080",
-            "127.0.0.2:8080",
-        ] {
-            assert!(!loopback_host(bad, 8080), "{bad}");
-        }
-    }
 }

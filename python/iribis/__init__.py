@@ -43,10 +43,10 @@ def _not_built(error: ModuleNotFoundError) -> ModuleNotFoundError:
     ]
     lines = [
         f"iribis's native module iribis._iribis is not built in {here}, the package Python found first.",
-        "This is the source directory: Python looks in the current directory before the installed packages.",
+        "It is most likely the source directory: Python looks in the current directory before the installed packages.",
     ]
     if others:
-        lines.append(f"An installed iribis is at {others[0]}: start Python from another directory to use it.")
+        lines.append(f"An installed iribis is at {others[0]}: start Python from another directory to use it,")
     else:
         lines.append("Install the package (`pip install ./python` from the checkout's root) and start Python from another directory,")
     lines.append("or build it here in place: `maturin develop --release` (in a venv, from python/).")
@@ -54,7 +54,7 @@ def _not_built(error: ModuleNotFoundError) -> ModuleNotFoundError:
 
 
 try:
-    from . import _iribis
+    _importlib.import_module(f"{__name__}._iribis")
 except ModuleNotFoundError as _error:
     if _error.name != f"{__name__}._iribis":
         raise

@@ -114,10 +114,17 @@ def fresh(text: str) -> list[str]:
     return text.split("\n")[:-1]
 
 
-def wall(paths: list[Path], with_regex: bool) -> None:
+def chosen(with_regex: bool, only) -> dict:
+    """The cases, those named by `only` (and rfc3987.match (re), the
+    baseline, and the is_valid loop) when given."""
+    keep = ["rfc3987.match (re)", "iribis.is_valid (a loop)", *(only or [""])]
+    return {name: setup for name, setup in cases(with_regex).items() if any(w in name for w in keep)}
+
+
+def wall(paths: list[Path], with_regex: bool, only=None) -> None:
     import iribis
 
-    table = {name: setup() for name, setup in cases(with_regex).items()}
+    table = {name: setup() for name, setup in chosen(with_regex, only).items()}
     re_match = load_rfc3987(False).match
     for path in paths:
         text = path.read_text(encoding="utf-8")
@@ -142,8 +149,8 @@ def wall(paths: list[Path], with_regex: bool) -> None:
             print(f"| {name:30} | {t * 1e9:>10,.0f} ns | {base / t:>13,.1f}× | {loop / t:>14,.2f}× |")
 
 
-def callgrind(paths: list[Path], with_regex: bool) -> None:
-    names = list(cases(with_regex))
+def callgrind(paths: list[Path], with_regex: bool, only=None) -> None:
+    names = list(chosen(with_regex, only))
     for path in paths:
         n = len(fresh(path.read_text(encoding="utf-8")))
         counts = {}
@@ -190,15 +197,18 @@ def main() -> None:
     parser.add_argument("corpus", nargs="*", type=Path, default=DEFAULT)
     parser.add_argument("--callgrind", action="store_true", help="count instructions instead of time")
     parser.add_argument("--regex", action="store_true", help="also rfc3987 with the regex module")
+    parser.add_argument(
+        "--only", action="append", metavar="WORD", help="only the cases whose name has WORD (repeatable)"
+    )
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--limit", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         one(args.one, args.corpus[0], args.limit, args.regex)
     elif args.callgrind:
-        callgrind(args.corpus, args.regex)
+        callgrind(args.corpus, args.regex, args.only)
     else:
-        wall(args.corpus, args.regex)
+        wall(args.corpus, args.regex, args.only)
 
 
 if __name__ == "__main__":

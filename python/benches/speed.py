@@ -20,8 +20,11 @@ the UTF-8 of a non-ASCII ``str`` once it has been asked for it, so reusing
 the same objects would time the second call, not the first.
 
 ``--callgrind``: instructions per reference instead (valgrind's callgrind,
-repeatable on a noisy machine), as the difference between a run over the
-corpus and a run over none of it, divided by the number of references.
+repeatable on a noisy machine), as the difference between an interpreter
+that does the case twice over the corpus and one that does it once (so
+imports, first-call setup and fixed costs cancel), divided by the number of
+references; with Python's hash seed fixed and its garbage collector off,
+which otherwise move the counts by hundreds of instructions a reference.
 Each case runs in its own interpreter under valgrind; callgrind counts the
 instructions of every thread, so a batch's count is its whole work, however
 it is split across cores.
@@ -30,7 +33,9 @@ it is split across cores.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -155,8 +160,8 @@ def callgrind(paths: list[Path], with_regex: bool, only=None) -> None:
         n = len(fresh(path.read_text(encoding="utf-8")))
         counts = {}
         for name in names:
-            full, none = (count(name, path, limit, with_regex) for limit in (n, 0))
-            counts[name] = (full - none) / n
+            twice, once = (count(name, path, runs, with_regex) for runs in (2, 1))
+            counts[name] = (twice - once) / n
         base, loop = counts["rfc3987.match (re)"], counts["iribis.is_valid (a loop)"]
         print(f"\n{path.name}: {n:,} references, instructions per reference (callgrind)")
         print(f"| {'':30} | instructions | rfc3987 (re) ÷ | is_valid loop ÷ |")
@@ -165,31 +170,37 @@ def callgrind(paths: list[Path], with_regex: bool, only=None) -> None:
             print(f"| {name:30} | {c:>12,.0f} | {base / c:>13,.1f}× | {loop / c:>14,.2f}× |")
 
 
-def count(name: str, path: Path, limit: int, with_regex: bool) -> int:
-    """The instructions of one run of case `name` over the first `limit`
-    references of `path`, setup included, counted by callgrind."""
-    args = [sys.executable, __file__, "--one", name, "--limit", str(limit), str(path)]
+def count(name: str, path: Path, runs: int, with_regex: bool) -> int:
+    """The instructions of an interpreter that does case `name` `runs`
+    times over `path`, counted by callgrind."""
+    args = [sys.executable, __file__, "--one", name, "--runs", str(runs), str(path)]
     if with_regex:
         args.append("--regex")
+    # A fixed hash seed: with a random one, dict and set lookups (imports,
+    # interning) cost a different number of instructions in each process.
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
     run = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *args],
         capture_output=True,
         text=True,
         check=True,
+        env=env,
     )
     found = re.search(r"Collected : (\d+)", run.stderr)
     assert found, run.stderr
     return int(found.group(1))
 
 
-def one(name: str, path: Path, limit: int, with_regex: bool) -> None:
-    """Case `name` once over the first `limit` references (under callgrind)."""
+def one(name: str, path: Path, runs: int, with_regex: bool) -> None:
+    """Case `name` `runs` times over the corpus, fresh strings each time
+    (under callgrind)."""
+    gc.disable()  # a collection would fall in one count and not the other
     fn = cases(with_regex)[name]()
     text = path.read_text(encoding="utf-8")
     array = arrow(fresh(text), name)
-    first, batch = fresh(text)[:1], fresh(text)[:limit]
-    fn(first, array and array.slice(0, 1))  # the first call's setup (compiling rfc3987's pattern)
-    fn(batch, array and array.slice(0, limit))
+    batches = [fresh(text) for _ in range(2)]  # as many whatever `runs` is
+    for batch in batches[:runs]:
+        fn(batch, array)
 
 
 def main() -> None:
@@ -201,10 +212,10 @@ def main() -> None:
         "--only", action="append", metavar="WORD", help="only the cases whose name has WORD (repeatable)"
     )
     parser.add_argument("--one", help=argparse.SUPPRESS)
-    parser.add_argument("--limit", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--runs", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        one(args.one, args.corpus[0], args.limit, args.regex)
+        one(args.one, args.corpus[0], args.runs, args.regex)
     elif args.callgrind:
         callgrind(args.corpus, args.regex, args.only)
     else:

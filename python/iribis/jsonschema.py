@@ -6,6 +6,10 @@ and ``iri-reference`` by draft-ietf-iri-3987bis-13 (the rules ``IRI`` and
 ``IRI-reference``), ``uri`` and ``uri-reference`` by RFC 3986 (``URI`` and
 ``URI-reference``). It needs neither the ``rfc3987`` package (GPL) nor
 ``rfc3987-syntax``. :func:`register` adds the four to a checker of your own.
+A failed check keeps iribis's reason: the ``ValidationError``'s ``cause`` is
+the :class:`iribis.ParseError`, with its position and message. A string with
+lone surrogates (JSON can carry ``"\\ud800"``) is not valid Unicode, and so
+is no IRI: it fails the four formats.
 
 >>> import jsonschema
 >>> from iribis.jsonschema import format_checker
@@ -16,6 +20,13 @@ Traceback (most recent call last):
 ...
 jsonschema.exceptions.ValidationError: '/abc' is not a 'iri'
 ...
+>>> try:
+...     jsonschema.validate("http://例え.jp/a b", schema, format_checker=format_checker)
+... except jsonschema.ValidationError as e:
+...     print(e.message)
+...     print(e.cause.message, "at character", e.cause.char)
+'http://例え.jp/a b' is not a 'iri'
+a space is not allowed in a path: percent-encode it as %20 at character 14
 """
 
 from __future__ import annotations
@@ -48,7 +59,7 @@ def register(checker: _jsonschema.FormatChecker) -> _jsonschema.FormatChecker:
     True
     """
     for name, (rule, profile) in FORMATS.items():
-        checker.checks(name)(_checker(rule, profile))
+        checker.checks(name, raises=_iribis.ParseError)(_checker(rule, profile))
     return checker
 
 
@@ -57,7 +68,12 @@ def _checker(rule: str, profile: str):
         # Formats apply to strings only; other types conform.
         if not isinstance(instance, str):
             return True
-        return _iribis.is_valid(instance, rule=rule, profile=profile)
+        if _iribis.is_valid(instance, rule=rule, profile=profile):
+            return True
+        # The reason, as the ParseError that jsonschema keeps as the
+        # error's cause (the validation fast path above builds none).
+        _iribis.parse(instance, rule=rule, profile=profile)
+        return False
 
     conforms.__name__ = f"is_{rule.replace('-', '_').lower()}"
     return conforms

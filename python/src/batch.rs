@@ -4,9 +4,16 @@
 //! An Arrow array comes in through the Arrow C data interface (its
 //! `__arrow_c_array__` PyCapsules) without copying its buffers; arrow-pyarrow
 //! validates it (offsets, UTF-8) before it is read, so no foreign buffer is
-//! trusted. The work runs with the GIL released; a list's strings are
-//! copied out first, while the GIL is held.
+//! trusted. A list's strings are read in place, each held by a reference
+//! taken while the GIL is held (the list may change once it is released).
+//!
+//! The work runs with the GIL released, cut into slices of at most
+//! [`SLICE_ITEMS`] items or about [`SLICE_BYTES`] bytes which every core
+//! takes in turn; between two slices the calling thread takes the GIL back
+//! for a moment to run the signal handlers, so Ctrl-C stops a batch within
+//! a slice's time.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use arrow_array::{make_array, Int64Array};
@@ -19,25 +26,78 @@ use arrow_data::ArrayData;
 use arrow_pyarrow::{FromPyArrow, ToPyArrow};
 use arrow_schema::{DataType, Field, Fields};
 use iribis::check::{CheckOptions, Report};
-use pyo3::exceptions::{PyOverflowError, PyTypeError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
+use crate::text::{Unpaired, DETACH_AT};
 use crate::{check_options, Start, Violation};
+
+/// A slice of work ends after this many items...
+const SLICE_ITEMS: usize = 4096;
+/// ... or once its items hold this many bytes: on the slowest path
+/// (`check_many`) a slice then takes milliseconds, the most a Ctrl-C waits
+/// (one item is never cut: a single 100 MB item is one slice).
+const SLICE_BYTES: usize = 256 * 1024;
+/// While a Python iterable is read, the signal handlers run every this
+/// many items (an iterator written in C runs none of its own).
+const READ_CHECK_EVERY: usize = 1 << 16;
+
+/// One item of a Python iterable.
+enum Item {
+    None,
+    /// A `str`: its UTF-8, held by the string (read in place).
+    Str(PyBackedStr),
+    /// A `str` with lone surrogates.
+    Unpaired(Box<Unpaired>),
+}
+
+/// One item of a batch, as the work sees it.
+#[derive(Clone, Copy)]
+enum Entry<'a> {
+    Str(&'a str),
+    Unpaired(&'a Unpaired),
+}
+
+impl Entry<'_> {
+    fn len(self) -> usize {
+        match self {
+            Entry::Str(s) => s.len(),
+            Entry::Unpaired(u) => u.text.len(),
+        }
+    }
+
+    /// Whether it matches the rule: never for a string that is not
+    /// Unicode.
+    fn accepted_by(self, start: Start) -> bool {
+        match self {
+            Entry::Str(s) => start.accepts(s),
+            Entry::Unpaired(_) => false,
+        }
+    }
+
+    fn check(self, options: &CheckOptions) -> Report {
+        match self {
+            Entry::Str(s) => iribis::check(s, options),
+            Entry::Unpaired(u) => u.check(options),
+        }
+    }
+}
 
 /// The strings of a batch, nulls included.
 enum Items {
     /// An Arrow `string`, `large_string` or `string_view` array.
     Arrow(ArrayRef),
-    /// The items of a Python iterable: `str` or `None`, their UTF-8 held
-    /// by Python (no copy where the interpreter keeps it).
-    List(Vec<Option<PyBackedStr>>),
+    /// The items of a Python iterable.
+    List(Vec<Item>),
 }
 
 impl Items {
     /// Reads `items`: an object with `__arrow_c_array__` (a pyarrow array)
-    /// zero-copy, else any iterable of `str` and `None`.
+    /// zero-copy, else any iterable of `str` and `None` but a `str`,
+    /// `bytes` or `bytearray` itself (whose items are characters or
+    /// numbers: a single string is almost certainly a mistake).
     fn read(items: &Bound<'_, PyAny>) -> PyResult<Items> {
         if items.hasattr("__arrow_c_array__")? {
             let data = ArrayData::from_pyarrow_bound(items)?;
@@ -50,13 +110,42 @@ impl Items {
                 ))),
             };
         }
-        let mut list = Vec::with_capacity(items.len().unwrap_or(0));
-        for item in items.try_iter()? {
+        if items.is_instance_of::<PyString>()
+            || items.is_instance_of::<PyBytes>()
+            || items.is_instance_of::<PyByteArray>()
+        {
+            return Err(PyTypeError::new_err(format!(
+                "expected a list (or another iterable) of str, or a pyarrow string array, not a {}: for one string, call the single form (is_valid, check) or pass [s]",
+                items.get_type().name()?
+            )));
+        }
+        // A list's or tuple's length is the number of items it holds; any
+        // other `__len__` is only a hint, and may be anything (`range(10**11)`
+        // has no items in memory): reserve nothing for it.
+        let exact =
+            items.is_exact_instance_of::<PyList>() || items.is_exact_instance_of::<PyTuple>();
+        let mut list = Vec::with_capacity(if exact { items.len()? } else { 0 });
+        for (i, item) in items.try_iter()?.enumerate() {
+            if i % READ_CHECK_EVERY == READ_CHECK_EVERY - 1 {
+                items.py().check_signals()?;
+            }
             let item = item?;
             list.push(if item.is_none() {
-                None
+                Item::None
+            } else if let Ok(s) = item.cast::<PyString>() {
+                match PyBackedStr::try_from(s.clone()) {
+                    Ok(backed) => Item::Str(backed),
+                    Err(e) if !e.is_instance_of::<PyUnicodeEncodeError>(s.py()) => return Err(e),
+                    Err(e) => match Unpaired::of(s)? {
+                        Some(u) => Item::Unpaired(Box::new(u)),
+                        None => return Err(e),
+                    },
+                }
             } else {
-                Some(item.extract::<PyBackedStr>()?)
+                return Err(PyTypeError::new_err(format!(
+                    "item {i} of the batch is a {}: expected str or None",
+                    item.get_type().name()?
+                )));
             });
         }
         Ok(Items::List(list))
@@ -81,38 +170,77 @@ impl Items {
         }
     }
 
-    /// `f` on each item, in order, on every core for a large batch: the
-    /// items are cut into one contiguous run per thread and the results
-    /// joined in order (the GIL is released by the caller).
-    fn map<T: Send>(&self, f: impl Fn(Option<&str>) -> T + Sync) -> Vec<T> {
+    /// `f` on each item, the results in order. A batch of one small slice
+    /// is worked on at once; any other with the GIL released, its slices
+    /// taken in turn by one thread per core (the calling thread one of
+    /// them), which checks for signals after each of its slices: a signal
+    /// handler's exception (`KeyboardInterrupt`) stops the batch and is
+    /// returned.
+    fn map<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl Fn(Option<Entry<'_>>) -> T + Sync,
+    ) -> PyResult<Vec<T>> {
         let view = self.view();
         let n = view.len();
-        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-        // Below a few thousand items a thread costs more than it saves.
-        let threads = cores.min(n / 4096).max(1);
-        if threads == 1 {
-            return (0..n).map(|i| f(view.get(i))).collect();
+        let mut ends = Vec::new();
+        let (mut items, mut bytes, mut total) = (0, 0, 0);
+        for i in 0..n {
+            let len = view.get(i).map_or(0, Entry::len);
+            (items, bytes, total) = (items + 1, bytes + len, total + len);
+            if items == SLICE_ITEMS || bytes >= SLICE_BYTES || i + 1 == n {
+                ends.push(i + 1);
+                (items, bytes) = (0, 0);
+            }
         }
-        let per = n.div_ceil(threads);
-        let (f, view) = (&f, &view);
-        std::thread::scope(|scope| {
-            let runs: Vec<_> = (0..threads)
-                .map(|t| {
-                    scope.spawn(move || {
-                        (t * per..((t + 1) * per).min(n))
-                            .map(|i| f(view.get(i)))
-                            .collect::<Vec<T>>()
-                    })
-                })
-                .collect();
-            let mut out = Vec::with_capacity(n);
-            for run in runs {
-                match run.join() {
-                    Ok(part) => out.extend(part),
-                    Err(panic) => std::panic::resume_unwind(panic),
+        if ends.len() <= 1 && total < DETACH_AT {
+            return Ok((0..n).map(|i| f(view.get(i))).collect());
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+        let threads = cores.min(ends.len());
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        let (f, view, ends) = (&f, &view, &ends[..]);
+        // Takes slices until none is left or `stop`; the calling thread
+        // (`signals`) runs the signal handlers after each.
+        let work = |signals: bool| -> (Vec<(usize, Vec<T>)>, Option<PyErr>) {
+            let mut done = Vec::new();
+            while !stop.load(Ordering::Relaxed) {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&end) = ends.get(k) else { break };
+                let start = k.checked_sub(1).map_or(0, |j| ends[j]);
+                done.push((k, (start..end).map(|i| f(view.get(i))).collect()));
+                if signals {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        stop.store(true, Ordering::Relaxed);
+                        return (done, Some(e));
+                    }
                 }
             }
-            out
+            (done, None)
+        };
+        py.detach(|| {
+            std::thread::scope(|scope| {
+                let helpers: Vec<_> = (1..threads)
+                    .map(|_| scope.spawn(|| work(false).0))
+                    .collect();
+                let (mut parts, interrupted) = work(true);
+                for helper in helpers {
+                    match helper.join() {
+                        Ok(more) => parts.extend(more),
+                        Err(panic) => std::panic::resume_unwind(panic),
+                    }
+                }
+                if let Some(e) = interrupted {
+                    return Err(e);
+                }
+                parts.sort_unstable_by_key(|&(k, _)| k);
+                let mut out = Vec::with_capacity(n);
+                for (_, part) in parts {
+                    out.extend(part);
+                }
+                Ok(out)
+            })
         })
     }
 
@@ -127,7 +255,7 @@ impl Items {
 
 /// The items of a batch by index.
 enum View<'a> {
-    List(&'a [Option<PyBackedStr>]),
+    List(&'a [Item]),
     Utf8(&'a StringArray),
     Large(&'a LargeStringArray),
     Views(&'a StringViewArray),
@@ -144,12 +272,16 @@ impl<'a> View<'a> {
     }
 
     /// Item `i`, `None` where it is null.
-    fn get(&self, i: usize) -> Option<&'a str> {
+    fn get(&self, i: usize) -> Option<Entry<'a>> {
         match self {
-            View::List(l) => l[i].as_deref(),
-            View::Utf8(a) => (!a.is_null(i)).then(|| a.value(i)),
-            View::Large(a) => (!a.is_null(i)).then(|| a.value(i)),
-            View::Views(a) => (!a.is_null(i)).then(|| a.value(i)),
+            View::List(l) => match &l[i] {
+                Item::None => None,
+                Item::Str(s) => Some(Entry::Str(s)),
+                Item::Unpaired(u) => Some(Entry::Unpaired(u)),
+            },
+            View::Utf8(a) => (!a.is_null(i)).then(|| Entry::Str(a.value(i))),
+            View::Large(a) => (!a.is_null(i)).then(|| Entry::Str(a.value(i))),
+            View::Views(a) => (!a.is_null(i)).then(|| Entry::Str(a.value(i))),
         }
     }
 }
@@ -178,7 +310,7 @@ fn is_valid_many<'py>(
         return Ok(out);
     }
     let items = Items::read(items)?;
-    let valid = py.detach(|| items.map(|s| s.map(|s| start.accepts(s))));
+    let valid = items.map(py, |s| s.map(|s| s.accepted_by(start)))?;
     match items {
         Items::List(_) => Ok(PyList::new(py, valid)?.into_any()),
         Items::Arrow(_) => {
@@ -220,8 +352,8 @@ fn per_chunk<'py>(
 }
 
 /// The reports of every item, computed with the GIL released.
-fn reports(py: Python<'_>, items: &Items, options: &CheckOptions) -> Vec<Option<Report>> {
-    py.detach(|| items.map(|s| s.map(|s| iribis::check(s, options))))
+fn reports(py: Python<'_>, items: &Items, options: &CheckOptions) -> PyResult<Vec<Option<Report>>> {
+    items.map(py, |s| s.map(|s| s.check(options)))
 }
 
 /// :func:`check` on each item: for a list, a list of lists of
@@ -251,7 +383,7 @@ fn check_many<'py>(
         return Ok(out);
     }
     let items = Items::read(items)?;
-    let reports = reports(py, &items, &options);
+    let reports = reports(py, &items, &options)?;
     match items {
         Items::List(_) => {
             let lists = reports
@@ -290,7 +422,7 @@ fn _valid_and_codes<'py>(
     if let Items::List(_) = items {
         return Err(PyTypeError::new_err("expected an Arrow array of strings"));
     }
-    let reports = reports(py, &items, &options);
+    let reports = reports(py, &items, &options)?;
     let nulls = items.nulls();
     let valid: BooleanBuffer = reports
         .iter()

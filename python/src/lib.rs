@@ -4,7 +4,10 @@
 //!
 //! Every function takes and returns Python values; the library does the
 //! work. Names of profiles, rules, levels, presets, severities and codes are
-//! the ones the `iri` command takes.
+//! the ones the `iri` command takes. A `str` argument is read in place
+//! (`text`); a `str` that is not valid Unicode (lone surrogates) is no IRI:
+//! the predicates answer `False`, the parsing functions raise `ParseError`.
+//! Inputs of 64 KiB or more are worked on with the GIL released.
 
 use iribis::check::{CheckOptions, Code, Preset, Severities, Severity, Violation as Finding};
 use iribis::convert::{ConvertError, ToIriOptions, ToUriOptions};
@@ -19,6 +22,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 mod batch;
+mod text;
+
+use text::{detached, Text};
 
 create_exception!(
     iribis,
@@ -81,6 +87,12 @@ impl Start {
     /// The start of `rule` (an ABNF or pest name) under `profile`, or
     /// `ValueError` when there is no such rule in that profile.
     pub(crate) fn new(rule: &str, profile: &str) -> PyResult<Start> {
+        // The defaults first: most calls give neither, and comparing two
+        // strings costs less than the lookups below (a tenth of a short
+        // reference's parse).
+        if rule == "IRI-reference" && profile == "rfc3987bis" {
+            return Ok(Start::Reference(Profile::Rfc3987bis));
+        }
         // The names as written most often, matched exactly first: looking a
         // rule up among all of them costs more than parsing a short
         // reference.
@@ -248,9 +260,11 @@ impl PyIriRef {
 /// iribis.ParseError: invalid URI reference at character 7: '例' (U+4F8B) is not allowed in a URI, which is ASCII only: percent-encode it as %E4%BE%8B
 #[pyfunction]
 #[pyo3(signature = (s, *, rule = "IRI-reference", profile = "rfc3987bis"))]
-fn parse(py: Python<'_>, s: &str, rule: &str, profile: &str) -> PyResult<PyIriRef> {
+fn parse(py: Python<'_>, s: &Bound<'_, PyString>, rule: &str, profile: &str) -> PyResult<PyIriRef> {
     let start = Start::new(rule, profile)?;
-    let c = start.parse(s).map_err(|e| parse_error(py, &e))?;
+    let input = text::read(s)?;
+    let s = input.as_str();
+    let c = parsed(py, &input, detached(py, s.len(), || start.parse(s)))?;
     let path = match (c.path(), start.has_path()) {
         (None, true) => Some(""),
         (path, _) => path,
@@ -283,20 +297,43 @@ fn parse(py: Python<'_>, s: &str, rule: &str, profile: &str) -> PyResult<PyIriRe
 /// False
 /// >>> iribis.is_valid("[::1]", rule="IP-literal")
 /// True
+/// >>> iribis.is_valid("http://h/\ud800")   # a lone surrogate: not Unicode
+/// False
 #[pyfunction]
 #[pyo3(signature = (s, *, rule = "IRI-reference", profile = "rfc3987bis"))]
-fn is_valid(s: &str, rule: &str, profile: &str) -> PyResult<bool> {
-    Ok(Start::new(rule, profile)?.accepts(s))
+fn is_valid(py: Python<'_>, s: &Bound<'_, PyString>, rule: &str, profile: &str) -> PyResult<bool> {
+    let start = Start::new(rule, profile)?;
+    Ok(match text::utf8(s)? {
+        Some(s) => detached(py, s.len(), || start.accepts(s)),
+        None => false,
+    })
+}
+
+/// The value of a library call on `input`'s text, or its error as a
+/// Python exception: `ParseError` with the details, about the first lone
+/// surrogate of a string that has them (unless an error comes before it).
+fn parsed<T>(
+    py: Python<'_>,
+    input: &Text<'_, '_>,
+    result: Result<T, iribis::ParseError>,
+) -> PyResult<T> {
+    match (input, result) {
+        (Text::Utf8(_), Ok(value)) => Ok(value),
+        (Text::Utf8(_), Err(e)) => Err(parse_error(py, &e)),
+        (Text::Unpaired(u, s), result) => Err(u.error(py, result.err().as_ref(), s)),
+    }
 }
 
 /// Parses `s` as an IRI (with a scheme), for the functions that need one.
-fn iri<'a>(py: Python<'_>, s: &'a str, what: &str) -> PyResult<Iri<&'a str>> {
-    match Iri::parse(s) {
-        Ok(i) => Ok(i),
-        Err(_) if IriRef::parse(s).is_ok() => Err(PyValueError::new_err(format!(
-            "the {what} {s:?} is a relative reference: it must be an IRI, with a scheme (RFC 3986 §5.1)"
-        ))),
-        Err(e) => Err(parse_error(py, &e)),
+fn iri<'a>(py: Python<'_>, s: &'a Text<'_, '_>, what: &str) -> PyResult<Iri<&'a str>> {
+    let text = s.as_str();
+    match (Iri::parse(text), s) {
+        (Err(_), Text::Utf8(_)) if IriRef::parse(text).is_ok() => {
+            Err(PyValueError::new_err(format!(
+                "the {what} {text:?} is a relative reference: it must be an IRI, with a scheme (RFC 3986 §5.1)"
+            )))
+        }
+        (result, _) => parsed(py, s, result),
     }
 }
 
@@ -316,12 +353,20 @@ fn iri<'a>(py: Python<'_>, s: &'a str, what: &str) -> PyResult<Iri<&'a str>> {
 /// 'http://a/g'
 #[pyfunction]
 #[pyo3(signature = (base, r#ref, *, strict = true))]
-fn resolve(py: Python<'_>, base: &str, r#ref: &str, strict: bool) -> PyResult<String> {
-    let base = iri(py, base, "base")?;
-    let reference = IriRef::parse(r#ref).map_err(|e| parse_error(py, &e))?;
-    Ok(base
-        .resolve_with(&reference, &ResolveOptions::new().strict(strict))
-        .into_string())
+fn resolve(
+    py: Python<'_>,
+    base: &Bound<'_, PyString>,
+    r#ref: &Bound<'_, PyString>,
+    strict: bool,
+) -> PyResult<String> {
+    let (base, r#ref) = (text::read(base)?, text::read(r#ref)?);
+    let len = base.as_str().len() + r#ref.as_str().len();
+    let base = iri(py, &base, "base")?;
+    let reference = parsed(py, &r#ref, IriRef::parse(r#ref.as_str()))?;
+    let options = ResolveOptions::new().strict(strict);
+    Ok(detached(py, len, || {
+        base.resolve_with(&reference, &options).into_string()
+    }))
 }
 
 /// The shortest reference that resolves against `base` to `target`, the
@@ -333,10 +378,16 @@ fn resolve(py: Python<'_>, base: &str, r#ref: &str, strict: bool) -> PyResult<St
 /// >>> iribis.resolve("http://a/b/c/d;p?q", "../e/f?x#y")
 /// 'http://a/b/e/f?x#y'
 #[pyfunction]
-fn relativize(py: Python<'_>, base: &str, target: &str) -> PyResult<String> {
-    let base = iri(py, base, "base")?;
-    let target = iri(py, target, "target")?;
-    Ok(base.relativize(&target).into_string())
+fn relativize(
+    py: Python<'_>,
+    base: &Bound<'_, PyString>,
+    target: &Bound<'_, PyString>,
+) -> PyResult<String> {
+    let (base, target) = (text::read(base)?, text::read(target)?);
+    let len = base.as_str().len() + target.as_str().len();
+    let base = iri(py, &base, "base")?;
+    let target = iri(py, &target, "target")?;
+    Ok(detached(py, len, || base.relativize(&target).into_string()))
 }
 
 /// A normalization level by name, or `ValueError`.
@@ -356,10 +407,14 @@ fn level_of(name: &str) -> PyResult<Level> {
 /// 'http://résumé.example/'
 #[pyfunction]
 #[pyo3(signature = (s, level = "syntax"))]
-fn normalize(py: Python<'_>, s: &str, level: &str) -> PyResult<String> {
+fn normalize(py: Python<'_>, s: &Bound<'_, PyString>, level: &str) -> PyResult<String> {
     let level = level_of(level)?;
-    let r = IriRef::parse(s).map_err(|e| parse_error(py, &e))?;
-    Ok(r.normalize_with(level).into_string())
+    let input = text::read(s)?;
+    let s = input.as_str();
+    let normal = detached(py, s.len(), || {
+        IriRef::parse(s).map(|r| r.normalize_with(level).into_string())
+    });
+    parsed(py, &input, normal)
 }
 
 /// The lowest rung of the comparison ladder (RFC 3987 §5.3), up to `level`,
@@ -378,15 +433,19 @@ fn normalize(py: Python<'_>, s: &str, level: &str) -> PyResult<String> {
 #[pyo3(signature = (a, b, level = "scheme", *, ignore_fragment = false))]
 fn compare(
     py: Python<'_>,
-    a: &str,
-    b: &str,
+    a: &Bound<'_, PyString>,
+    b: &Bound<'_, PyString>,
     level: &str,
     ignore_fragment: bool,
 ) -> PyResult<Option<&'static str>> {
     let level = level_of(level)?;
-    let a = IriRef::parse(a).map_err(|e| parse_error(py, &e))?;
-    let b = IriRef::parse(b).map_err(|e| parse_error(py, &e))?;
-    Ok(iribis::normalize::compare(&a, &b, level, ignore_fragment).map(Level::name))
+    let (a, b) = (text::read(a)?, text::read(b)?);
+    let len = a.as_str().len() + b.as_str().len();
+    let a = parsed(py, &a, IriRef::parse(a.as_str()))?;
+    let b = parsed(py, &b, IriRef::parse(b.as_str()))?;
+    Ok(detached(py, len, || {
+        iribis::normalize::compare(&a, &b, level, ignore_fragment).map(Level::name)
+    }))
 }
 
 /// A conversion error as a Python exception: the parse error, or
@@ -395,6 +454,22 @@ fn convert_error(py: Python<'_>, e: &ConvertError) -> PyErr {
     match e {
         ConvertError::Parse(p) => parse_error(py, p),
         other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+/// The value of a conversion of `input`'s text, or its error as a Python
+/// exception; for a string with lone surrogates, always the parse error
+/// (the stand-in text never converts: it never parses).
+fn converted(
+    py: Python<'_>,
+    input: &Text<'_, '_>,
+    result: Result<String, ConvertError>,
+) -> PyResult<String> {
+    match (input, result) {
+        (Text::Utf8(_), Ok(value)) => Ok(value),
+        (Text::Utf8(_), Err(e)) => Err(convert_error(py, &e)),
+        (Text::Unpaired(u, s), Err(ConvertError::Parse(e))) => Err(u.error(py, Some(&e), s)),
+        (Text::Unpaired(u, s), _) => Err(u.error(py, None, s)),
     }
 }
 
@@ -415,7 +490,7 @@ fn convert_error(py: Python<'_>, e: &ConvertError) -> PyErr {
 #[pyo3(signature = (s, *, idna = false, query_charset = None, profile = "rfc3987bis"))]
 fn to_uri(
     py: Python<'_>,
-    s: &str,
+    s: &Bound<'_, PyString>,
     idna: bool,
     query_charset: Option<&str>,
     profile: &str,
@@ -426,7 +501,10 @@ fn to_uri(
             .query_charset(label)
             .map_err(|e| convert_error(py, &e))?;
     }
-    iribis::to_uri(s, &options).map_err(|e| convert_error(py, &e))
+    let input = text::read(s)?;
+    let s = input.as_str();
+    let uri = detached(py, s.len(), || iribis::to_uri(s, &options));
+    converted(py, &input, uri)
 }
 
 /// URI → IRI (3987bis §4.2): percent-encoded UTF-8 decoded where the
@@ -441,8 +519,12 @@ fn to_uri(
 /// 'http://xn--99zt52a.example.org/'
 #[pyfunction]
 #[pyo3(signature = (s, *, idna = true))]
-fn to_iri(py: Python<'_>, s: &str, idna: bool) -> PyResult<String> {
-    iribis::to_iri(s, &ToIriOptions::new().idna(idna)).map_err(|e| convert_error(py, &e))
+fn to_iri(py: Python<'_>, s: &Bound<'_, PyString>, idna: bool) -> PyResult<String> {
+    let input = text::read(s)?;
+    let s = input.as_str();
+    let options = ToIriOptions::new().idna(idna);
+    let iri = detached(py, s.len(), || iribis::to_iri(s, &options));
+    converted(py, &input, iri)
 }
 
 /// One finding of :func:`check`: its stable ``code``, ``severity``
@@ -579,16 +661,19 @@ pub(crate) fn check_options(
 #[pyfunction]
 #[pyo3(signature = (s, *, profile = "rfc3987bis", severities = None))]
 fn check(
-    s: &str,
+    py: Python<'_>,
+    s: &Bound<'_, PyString>,
     profile: &str,
     severities: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<Violation>> {
     let options = check_options(profile, severities)?;
-    Ok(iribis::check(s, &options)
-        .violations
-        .into_iter()
-        .map(Violation::from)
-        .collect())
+    let input = text::read(s)?;
+    let len = input.as_str().len();
+    let report = match &input {
+        Text::Utf8(s) => detached(py, len, || iribis::check(s, &options)),
+        Text::Unpaired(u, _) => detached(py, len, || u.check(&options)),
+    };
+    Ok(report.violations.into_iter().map(Violation::from).collect())
 }
 
 #[pymodule]

@@ -38,3 +38,16 @@ def test_register_on_own_checker():
     checker = register(jsonschema.FormatChecker(formats=["email"]))
     assert set(checker.checkers) == {"email", *FORMATS}
     assert not checker.conforms("a b", "uri-reference")
+
+
+def test_issue32_item2_cause_is_the_parse_error():
+    import iribis
+
+    validator = jsonschema.Draft202012Validator({"format": "iri"}, format_checker=iribis.jsonschema.format_checker)
+    [error] = validator.iter_errors("http://例え.jp/a b")
+    assert error.message == "'http://例え.jp/a b' is not a 'iri'"
+    assert isinstance(error.cause, iribis.ParseError)
+    assert (error.cause.char, error.cause.component) == (14, "path")
+    assert error.cause.message == "a space is not allowed in a path: percent-encode it as %20"
+    # Valid instances and other types still conform.
+    assert validator.is_valid("http://例え.jp/") and validator.is_valid(12)

@@ -1,0 +1,45 @@
+"""Importing the package: the submodules after ``import iribis``, and a
+source directory without its native module."""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+SOURCE = Path(__file__).parents[1] / "iribis"
+
+
+def run(code, cwd):
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, timeout=120)
+
+
+def test_issue32_item2_submodules_after_import_iribis(tmp_path):
+    done = run(
+        "import sys, iribis\n"
+        "print('jsonschema' in sys.modules, 'pyspark' in sys.modules)\n"
+        "checker = iribis.jsonschema.format_checker\n"
+        "print('jsonschema' in sys.modules, iribis.rfc3987.match('a:b') is not None)\n"
+        "print(all(name in dir(iribis) for name in ('jsonschema', 'rfc3987', 'spark')))\n"
+        "try:\n    iribis.nothing\nexcept AttributeError as e:\n    print(e)\n",
+        tmp_path,
+    )
+    assert done.stdout.split("\n")[:4] == [
+        "False False",
+        "True True",
+        "True",
+        "module 'iribis' has no attribute 'nothing'",
+    ], done.stderr
+
+
+def test_issue32_item17_source_directory_says_why(tmp_path):
+    # The package's Python files without the native module, as in a checkout
+    # where Python is started in python/.
+    (tmp_path / "iribis").mkdir()
+    for f in SOURCE.glob("*.py"):
+        shutil.copy(f, tmp_path / "iribis")
+    done = run("import iribis", tmp_path)
+    assert done.returncode == 1
+    assert "ModuleNotFoundError: iribis's native module iribis._iribis is not built in" in done.stderr
+    assert "Python looks in the current directory before the installed packages" in done.stderr
+    assert "maturin develop" in done.stderr
+    assert "An installed iribis is at" in done.stderr or "pip install ./python" in done.stderr

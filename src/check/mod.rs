@@ -119,6 +119,10 @@ pub struct CheckOptions {
     /// `spoof` feature, which the host spoofing codes need).
     #[cfg(feature = "spoof")]
     pub protected_domains: crate::spoof::ProtectedDomains,
+    /// The hosts every reading may reach; any other is `HOST_NOT_ALLOWED`
+    /// (with the `readings` feature, which the `READING_` codes need too).
+    #[cfg(feature = "readings")]
+    pub allowed_hosts: Option<crate::readings::AllowedHosts>,
 }
 
 impl CheckOptions {
@@ -147,6 +151,27 @@ impl CheckOptions {
         self.protected_domains = domains;
         self
     }
+
+    /// Reports every host a reading of the input reaches (3987bis, the
+    /// WHATWG URL Standard, inet_aton, a decoding reader) that `hosts` does
+    /// not allow (`HOST_NOT_ALLOWED`).
+    ///
+    /// ```
+    /// use iribis::check::{check, CheckOptions, Code};
+    /// use iribis::readings::AllowedHosts;
+    ///
+    /// let options = CheckOptions::new().allowed_hosts(AllowedHosts::parse("good.example\n")?);
+    /// assert!(check("https://good.example/a", &options).valid);
+    /// let report = check("https://evil.example%2f@good.example/", &options);
+    /// assert!(!report.valid);
+    /// assert!(report.violations.iter().any(|v| v.code == Code::HostNotAllowed));
+    /// # Ok::<(), String>(())
+    /// ```
+    #[cfg(feature = "readings")]
+    pub fn allowed_hosts(mut self, hosts: crate::readings::AllowedHosts) -> Self {
+        self.allowed_hosts = Some(hosts);
+        self
+    }
 }
 
 /// One finding.
@@ -167,6 +192,10 @@ pub struct Violation {
     pub len: usize,
     /// The component the span is in.
     pub component: Component,
+    /// On a `READING_` finding and `HOST_NOT_ALLOWED`: what the other
+    /// readers read (with the `readings` feature).
+    #[cfg(feature = "readings")]
+    pub detail: Option<Box<crate::readings::Detail>>,
 }
 
 impl Violation {
@@ -373,6 +402,8 @@ fn check_with(input: &str, options: &CheckOptions, hosts: &mut HostMemo) -> Repo
             char: chars.at(f.start),
             len: chars.at(f.end).saturating_sub(chars.at(f.start)),
             component: f.component,
+            #[cfg(feature = "readings")]
+            detail: f.detail,
         })
         .collect();
     violations.sort_by_key(|v| (v.byte, v.code));
@@ -425,6 +456,8 @@ struct Finding {
     end: usize,
     component: Component,
     message: String,
+    #[cfg(feature = "readings")]
+    detail: Option<Box<crate::readings::Detail>>,
 }
 
 impl Findings<'_> {
@@ -442,6 +475,8 @@ impl Findings<'_> {
             end,
             component,
             message,
+            #[cfg(feature = "readings")]
+            detail: None,
         });
     }
 
@@ -543,10 +578,64 @@ fn check_parsed(
     check_percent_encodings(r, found);
     check_pieces(r, found);
     check_scheme(r, found);
-    check_userinfo(r, found);
+    check_userinfo(r, scheme, found);
     check_port(r, scheme, found);
     check_host(r, scheme, options, hosts, found);
     check_path(r, found);
+    #[cfg(feature = "readings")]
+    check_readings(r, options, found);
+}
+
+/// Where other readers read the input otherwise (`READING_` codes), and
+/// the hosts of all readings outside the allowed ones. The readings are
+/// computed only where they can part ([`crate::readings::may_differ`]) or
+/// the allowed hosts need them.
+#[cfg(feature = "readings")]
+fn check_readings(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'_>) {
+    let allowed = options.allowed_hosts.as_ref();
+    if allowed.is_none() && !crate::readings::may_differ(r) {
+        return;
+    }
+    let all = crate::readings::readings(r);
+    for d in all.differences() {
+        found.list.push(Finding {
+            code: d.code,
+            start: d.start,
+            end: d.end,
+            component: d.component,
+            message: d.message.clone(),
+            detail: Some(Box::new(all.detail(d))),
+        });
+    }
+    let Some(allowed) = allowed else { return };
+    let (start, end, component) = match r.host_str() {
+        Some(h) if !h.is_empty() => (found.offset(h), found.offset(h) + h.len(), Component::Host),
+        _ => (0, r.as_str().len(), Component::Input),
+    };
+    for (host, readers) in allowed.outside(&all) {
+        let shown = if host.is_empty() {
+            "the empty host".to_owned()
+        } else {
+            format!("'{host}'")
+        };
+        let message = format!(
+            "{shown} is not an allowed host, and {} it",
+            crate::readings::reach(&readers)
+        );
+        found.list.push(Finding {
+            code: Code::HostNotAllowed,
+            start,
+            end,
+            component,
+            message,
+            detail: Some(Box::new(crate::readings::Detail {
+                address_class: crate::readings::address_class_of(&host),
+                reached: Some(host),
+                readers,
+                whatwg: all.whatwg_parts(),
+            })),
+        });
+    }
 }
 
 /// Characters, one by one: bidi formatting characters, joiners,
@@ -712,7 +801,21 @@ fn check_scheme(r: &IriRef<&str>, found: &mut Findings<'_>) {
     }
 }
 
-fn check_userinfo(r: &IriRef<&str>, found: &mut Findings<'_>) {
+fn check_userinfo(r: &IriRef<&str>, scheme: Option<&str>, found: &mut Findings<'_>) {
+    if let (Some(u), Some(host)) = (r.userinfo(), r.host_str()) {
+        if scheme.is_some_and(|s| DNS_SCHEMES.contains(&s)) {
+            if let Some(shape) = host_shaped(u) {
+                let start = found.offset(u);
+                found.push(
+                    Code::UserinfoLooksLikeHost,
+                    start,
+                    start + u.len(),
+                    Component::Userinfo,
+                    format!("the userinfo starts with '{shape}', shaped like a host, but the host is '{host}': people read this link as going to {shape}"),
+                );
+            }
+        }
+    }
     if let Some(u) = r.userinfo() {
         // "unless the data after the colon is the empty string (indicating
         // no password)" (RFC 3986 §3.2.1).
@@ -727,6 +830,27 @@ fn check_userinfo(r: &IriRef<&str>, found: &mut Findings<'_>) {
             );
         }
     }
+}
+
+/// The start of a userinfo when it is shaped like a host (RFC 3986 §7.6):
+/// after percent-decoding, its leading run of letters, digits, `-` and `.`
+/// is two or more labels whose last is alphabetic and two letters or more
+/// (like a top-level domain: `google.com`, `cnn.example.com` in
+/// `cnn.example.com&story=x`), or a dotted-decimal IPv4 address.
+fn host_shaped(userinfo: &str) -> Option<String> {
+    let decoded = percent_encoding::percent_decode_str(userinfo).decode_utf8_lossy();
+    let end = decoded
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '.'))
+        .unwrap_or(decoded.len());
+    let run = decoded[..end].trim_end_matches('.');
+    let labels: Vec<&str> = run.split('.').collect();
+    let last = labels.last().copied().unwrap_or("");
+    let name = labels.len() >= 2
+        && labels.iter().all(|l| !l.is_empty())
+        && last.len() >= 2
+        && last.bytes().all(|b| b.is_ascii_alphabetic());
+    let address = run.parse::<std::net::Ipv4Addr>().is_ok();
+    (name || address).then(|| run.to_owned())
 }
 
 /// An empty port, one out of range, the scheme's default port.

@@ -11,6 +11,7 @@ mod inputs;
 mod normalize;
 mod output;
 mod parse;
+mod readings;
 mod resolve;
 mod serve;
 mod tree;

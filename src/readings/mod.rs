@@ -482,7 +482,12 @@ pub(crate) fn may_differ(r: &IriRef<&str>) -> bool {
         None => special && !is_file(r.scheme()),
         Some(Host::RegName(h)) => {
             let b = h.as_bytes();
-            (h.is_empty() && special && !is_file(r.scheme()))
+            // An empty host: browsers want one after a special scheme's
+            // "//", and after a userinfo or before a port in any scheme.
+            (h.is_empty()
+                && ((special && !is_file(r.scheme()))
+                    || r.userinfo().is_some()
+                    || r.port().is_some()))
                 || memchr::memchr(b'%', b).is_some()
                 || !h.is_ascii()
                 || crate::host::has_a_label(b)
@@ -492,6 +497,10 @@ pub(crate) fn may_differ(r: &IriRef<&str>) -> bool {
         Some(Host::Ipv4(_) | Host::Ipv6(_)) => false,
     };
     if host_may {
+        return true;
+    }
+    // A file: URL has no userinfo nor port in the WHATWG URL Standard.
+    if is_file(r.scheme()) && (r.userinfo().is_some() || r.port().is_some()) {
         return true;
     }
     if r.userinfo().is_some_and(|u| u.contains('%')) {
@@ -507,8 +516,9 @@ pub(crate) fn may_differ(r: &IriRef<&str>) -> bool {
     memchr::memchr(b'\\', path).is_some()
         || memchr::memchr_iter(b'%', path)
             .any(|i| path.get(i + 1) == Some(&b'2') && matches!(path.get(i + 2), Some(b'e' | b'E')))
-        // A Windows drive letter with a dot segment in a file: path.
-        || (is_file(r.scheme()) && memchr::memchr(b'.', path).is_some())
+        // A Windows drive letter (`C:`) before a dot segment: rust-url
+        // keeps it in every scheme, the Standard in file: paths.
+        || (memchr::memchr(b':', path).is_some() && memchr::memchr(b'.', path).is_some())
 }
 
 /// The WHATWG URL Standard's "ends in a number": the last label (after one
@@ -785,7 +795,12 @@ fn uppercase_escapes(s: &mut String) {
 /// state).
 fn host_key(host: &ReadHost, scheme: Option<&str>) -> HostKey {
     let key = match host {
-        ReadHost::Name(n) | ReadHost::Opaque(n) => HostKey::Name(canonical_name(n)),
+        // An opaque host is text, but it reaches the address it spells.
+        ReadHost::Opaque(n) => match n.parse::<Ipv4Addr>() {
+            Ok(a) => HostKey::Ip(IpAddr::V4(a)),
+            Err(_) => HostKey::Name(canonical_name(n)),
+        },
+        ReadHost::Name(n) => HostKey::Name(canonical_name(n)),
         ReadHost::Ipv4(a) => HostKey::Ip(IpAddr::V4(*a)),
         ReadHost::Ipv6(a) => HostKey::Ip(IpAddr::V6(*a)),
         ReadHost::IpvFuture(f) => HostKey::Future(f.to_ascii_lowercase()),

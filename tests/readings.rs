@@ -444,7 +444,7 @@ fn wpt_host_parsing() {
             ),
             None => format!("<{}>", case.input.escape_default()),
         };
-        let known_failure = known.iter().any(|k| *k == name);
+        let known_failure = known.contains(&name);
         if got != want && !known_failure {
             wrong.push(format!("{name}: got {got:?}, WPT {want:?}"));
         }
@@ -632,9 +632,10 @@ fn oracle_differs(r: &IriRef<&str>, all: &Readings) -> bool {
     let special = scheme.as_deref().is_some_and(|s| SPECIAL.contains(&s));
     let file = scheme.as_deref() == Some("file");
     let ours_host = r.host_str().map(|h| {
-        if matches!(r.host(), Some(iribis::Host::Ipv6(_))) {
-            h.to_owned()
-        } else if matches!(r.host(), Some(iribis::Host::Ipv4(_))) {
+        if matches!(
+            r.host(),
+            Some(iribis::Host::Ipv6(_) | iribis::Host::Ipv4(_))
+        ) {
             h.to_owned()
         } else if matches!(r.host(), Some(iribis::Host::IpvFuture(_))) {
             h.to_ascii_lowercase()

@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 mod batch;
+mod readings;
 
 create_exception!(
     iribis,
@@ -605,6 +606,7 @@ fn _iribis(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(to_uri, m)?)?;
     m.add_function(wrap_pyfunction!(to_iri, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(readings::readings, m)?)?;
     batch::register(m)?;
     Ok(())
 }

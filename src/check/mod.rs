@@ -304,6 +304,10 @@ impl Checker {
 #[derive(Clone, Debug, Default)]
 struct HostMemo {
     verdicts: std::collections::HashMap<Box<str>, HostVerdict>,
+    /// Whether every reader reads an internationalized name alike, by name
+    /// and kind of scheme (`readings::host_reads_alike`).
+    #[cfg(feature = "readings")]
+    alike: std::collections::HashMap<(Box<str>, u8), bool>,
     capacity: usize,
 }
 
@@ -330,6 +334,24 @@ impl HostMemo {
             self.verdicts.insert(host.into(), verdict);
         }
         std::borrow::Cow::Borrowed(&self.verdicts[host])
+    }
+
+    /// Whether every reader reads the internationalized name `host` alike
+    /// under a scheme of `kind`, remembered or worked out.
+    #[cfg(feature = "readings")]
+    fn reads_alike(&mut self, host: &str, kind: u8) -> bool {
+        if self.capacity == 0 || host.len() > Self::LONGEST {
+            return crate::readings::host_reads_alike(host, kind);
+        }
+        if let Some(&alike) = self.alike.get(&(Box::from(host), kind)) {
+            return alike;
+        }
+        if self.alike.len() >= self.capacity {
+            self.alike.clear();
+        }
+        let alike = crate::readings::host_reads_alike(host, kind);
+        self.alike.insert((host.into(), kind), alike);
+        alike
     }
 }
 
@@ -583,18 +605,35 @@ fn check_parsed(
     check_host(r, scheme, options, hosts, found);
     check_path(r, found);
     #[cfg(feature = "readings")]
-    check_readings(r, options, found);
+    check_readings(r, options, hosts, found);
 }
 
 /// Where other readers read the input otherwise (`READING_` codes), and
 /// the hosts of all readings outside the allowed ones. The readings are
-/// computed only where they can part ([`crate::readings::may_differ`]) or
+/// computed only where a cheap look says they can part
+/// ([`crate::readings::host_may_differ`], remembered per internationalized
+/// name, and [`crate::readings::rest_may_differ`]) or
 /// the allowed hosts need them.
 #[cfg(feature = "readings")]
-fn check_readings(r: &IriRef<&str>, options: &CheckOptions, found: &mut Findings<'_>) {
+fn check_readings(
+    r: &IriRef<&str>,
+    options: &CheckOptions,
+    hosts: &mut HostMemo,
+    found: &mut Findings<'_>,
+) {
+    use crate::readings::{host_may_differ, rest_may_differ, scheme_kind, HostLook};
     let allowed = options.allowed_hosts.as_ref();
-    if allowed.is_none() && !crate::readings::may_differ(r) {
-        return;
+    if allowed.is_none() && !rest_may_differ(r) {
+        match host_may_differ(r) {
+            HostLook::Alike => return,
+            HostLook::Name => {
+                let name = r.host_str().unwrap_or("");
+                if hosts.reads_alike(name, scheme_kind(r.scheme())) {
+                    return;
+                }
+            }
+            HostLook::Maybe => {}
+        }
     }
     let all = crate::readings::readings(r);
     for d in all.differences() {

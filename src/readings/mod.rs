@@ -469,68 +469,131 @@ pub fn readings<T: Storage>(r: &IriRef<T>) -> Readings {
     readings
 }
 
-/// Whether another reader can read `r` otherwise than 3987bis: a cheap
-/// look at the host, the userinfo, the port and the path, so that the
-/// checker computes [`readings()`] only where they can part. Never false
-/// where [`Readings::differences`] is not empty (tests/readings.rs checks
-/// it on every input of its property).
-pub(crate) fn may_differ(r: &IriRef<&str>) -> bool {
-    let special = is_special(r.scheme());
-    let host_may = match r.host() {
+/// What the cheap look at a host says ([`host_may_differ`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum HostLook {
+    /// Every reader reads it alike: a plain ASCII name that does not end in
+    /// a number, an IPv4 or IPv6 address, an authority where one belongs.
+    Alike,
+    /// An internationalized name (characters outside ASCII or an A-label,
+    /// no percent-encoding, not ending in a number): whether readers part
+    /// depends on the name and the kind of scheme only, so the checker
+    /// remembers the answer per name ([`host_reads_alike`]).
+    Name,
+    /// Readers may part: a percent-encoding, a number at the end, an
+    /// IPvFuture literal, a special scheme without a host.
+    Maybe,
+}
+
+/// The cheap look at the host of `r`: with [`rest_may_differ`], whether
+/// another reader can read `r` otherwise than 3987bis, so that the checker
+/// computes [`readings()`] only where they can part. Never `Alike` with
+/// `rest_may_differ` false where [`Readings::differences`] is not empty
+/// (tests/readings.rs checks it, through the checker, on every input of its
+/// property).
+pub(crate) fn host_may_differ(r: &IriRef<&str>) -> HostLook {
+    let scheme = r.scheme();
+    match r.host() {
         // A special scheme without an authority: browsers find a host in
         // the path.
-        None => special && !is_file(r.scheme()),
-        Some(Host::RegName(h)) => {
-            let b = h.as_bytes();
-            // An empty host: browsers want one after a special scheme's
-            // "//", and after a userinfo or before a port in any scheme.
-            (h.is_empty()
-                && ((special && !is_file(r.scheme()))
-                    || r.userinfo().is_some()
-                    || r.port().is_some()))
-                || memchr::memchr(b'%', b).is_some()
-                || !h.is_ascii()
-                || crate::host::has_a_label(b)
-                || ends_in_number(h)
+        None if is_special(scheme) && !is_file(scheme) => HostLook::Maybe,
+        None => HostLook::Alike,
+        // An empty host: browsers want one after a special scheme's "//",
+        // and after a userinfo or before a port in any scheme.
+        Some(Host::RegName("")) => {
+            let special = is_special(scheme) && !is_file(scheme);
+            if special || r.userinfo().is_some() || r.port().is_some() {
+                HostLook::Maybe
+            } else {
+                HostLook::Alike
+            }
         }
-        Some(Host::IpvFuture(_)) => true,
-        Some(Host::Ipv4(_) | Host::Ipv6(_)) => false,
-    };
-    if host_may {
-        return true;
+        Some(Host::RegName(h)) => {
+            if ends_in_number(h) || memchr::memchr(b'%', h.as_bytes()).is_some() {
+                HostLook::Maybe
+            } else if crate::host::is_plain_ascii_name(h) {
+                HostLook::Alike
+            } else {
+                HostLook::Name
+            }
+        }
+        Some(Host::IpvFuture(_)) => HostLook::Maybe,
+        Some(Host::Ipv4(_) | Host::Ipv6(_)) => HostLook::Alike,
     }
-    // A file: URL has no userinfo nor port in the WHATWG URL Standard.
-    if is_file(r.scheme()) && (r.userinfo().is_some() || r.port().is_some()) {
-        return true;
-    }
-    if r.userinfo().is_some_and(|u| u.contains('%')) {
-        return true;
-    }
-    if r.port().is_some_and(|p| p.len() > 5) {
-        return true;
-    }
-    if r.port().is_some_and(|p| p.len() == 5 && p > "65535") {
-        return true;
+}
+
+/// The cheap look at the rest of `r`: a userinfo with a percent-encoding,
+/// a port past 65535, a `file:` userinfo or port, a `%2e`, a backslash or
+/// a drive letter before a dot in the path.
+pub(crate) fn rest_may_differ(r: &IriRef<&str>) -> bool {
+    if r.userinfo().is_some() || r.port().is_some() {
+        // A file: URL has no userinfo nor port in the WHATWG URL Standard.
+        if is_file(r.scheme()) {
+            return true;
+        }
+        if r.userinfo().is_some_and(|u| u.contains('%')) {
+            return true;
+        }
+        if r.port()
+            .is_some_and(|p| p.len() > 5 || (p.len() == 5 && p > "65535"))
+        {
+            return true;
+        }
     }
     let path = r.path().as_bytes();
-    memchr::memchr(b'\\', path).is_some()
-        || memchr::memchr_iter(b'%', path)
-            .any(|i| path.get(i + 1) == Some(&b'2') && matches!(path.get(i + 2), Some(b'e' | b'E')))
+    memchr::memchr3_iter(b'%', b'\\', b':', path).any(|i| match path[i] {
+        b'%' => path.get(i + 1) == Some(&b'2') && matches!(path.get(i + 2), Some(b'e' | b'E')),
+        b'\\' => true,
         // A Windows drive letter (`C:`) before a dot segment: rust-url
         // keeps it in every scheme, the Standard in file: paths.
-        || (memchr::memchr(b':', path).is_some() && memchr::memchr(b'.', path).is_some())
+        _ => memchr::memchr(b'.', path).is_some(),
+    })
+}
+
+/// Whether every reader reads the internationalized name `host` alike
+/// under a scheme of `kind` (0: special, 1: `file`, 2: any other), where
+/// the rest of the reference gives them nothing to part on
+/// ([`rest_may_differ`] false): the readings of `kind://host/`.
+pub(crate) fn host_reads_alike(host: &str, kind: u8) -> bool {
+    let scheme = match kind {
+        0 => "http",
+        1 => "file",
+        _ => "foo",
+    };
+    let text = format!("{scheme}://{host}/");
+    IriRef::parse(&text).is_ok_and(|r| readings(&r).differences().is_empty())
+}
+
+/// The kind of `scheme` for [`host_reads_alike`].
+pub(crate) fn scheme_kind(scheme: Option<&str>) -> u8 {
+    if is_file(scheme) {
+        1
+    } else if is_special(scheme) {
+        0
+    } else {
+        2
+    }
 }
 
 /// The WHATWG URL Standard's "ends in a number": the last label (after one
 /// trailing dot) is all digits, or `0x` and hex digits; such a host goes
 /// through the IPv4 parser, and inet_aton reads no other.
 fn ends_in_number(host: &str) -> bool {
-    let h = host.strip_suffix('.').unwrap_or(host);
-    let last = h.rsplit('.').next().unwrap_or(h);
-    if !last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()) {
+    let b = host.as_bytes();
+    let b = b.strip_suffix(b".").unwrap_or(b);
+    // A number ends in a hex digit, or in the x of "0x": most names do not.
+    if !b
+        .last()
+        .is_some_and(|&c| c.is_ascii_hexdigit() || c == b'x' || c == b'X')
+    {
+        return false;
+    }
+    let start = b.iter().rposition(|&c| c == b'.').map_or(0, |i| i + 1);
+    let last = &b[start..];
+    if !last.is_empty() && last.iter().all(u8::is_ascii_digit) {
         return true;
     }
-    matches!(last.as_bytes(), [b'0', b'x' | b'X', rest @ ..] if rest.iter().all(u8::is_ascii_hexdigit))
+    matches!(last, [b'0', b'x' | b'X', rest @ ..] if rest.iter().all(u8::is_ascii_hexdigit))
 }
 
 fn rfc3987bis(r: &IriRef<&str>) -> Reading {

@@ -444,7 +444,7 @@ fn is_file(scheme: Option<&str>) -> bool {
 /// let r = IriRef::parse("http://2130706433/")?;
 /// let all = readings(&r);
 /// assert_eq!(all.rfc3987bis.host, Some(ReadHost::Name("2130706433".into())));
-/// assert_eq!(all.inet_aton.unwrap().host, Some(ReadHost::Ipv4([127, 0, 0, 1].into())));
+/// assert_eq!(all.inet_aton.as_ref().unwrap().host, Some(ReadHost::Ipv4([127, 0, 0, 1].into())));
 /// assert_eq!(all.differences()[0].code.name(), "READING_HOST_DIFFERS");
 ///
 /// // Only normalization apart: no difference.

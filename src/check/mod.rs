@@ -602,10 +602,38 @@ fn check_parsed(
     check_scheme(r, found);
     check_userinfo(r, scheme, found);
     check_port(r, scheme, found);
-    check_host(r, scheme, options, hosts, found);
+    // Whether the host is a plain ASCII name (no character outside ASCII,
+    // no percent-encoding, no A-label): the host checks and the readings'
+    // cheap look both ask.
+    let plain = match r.host() {
+        Some(Host::RegName(h)) => crate::host::is_plain_ascii_name(h),
+        _ => false,
+    };
+    check_host(r, scheme, plain, options, hosts, found);
     check_path(r, found);
     #[cfg(feature = "readings")]
-    check_readings(r, options, hosts, found);
+    check_readings(r, plain, options, hosts, found);
+}
+
+/// Whether the path can read otherwise in a browser: it has a `%2e`
+/// (which the percent-encoding checks have found as an encoded unreserved
+/// character), a LEIRI's backslash, or a drive letter before a dot segment
+/// (which rust-url keeps in every scheme). The findings so far answer for
+/// the first and the last, with no second look at the path.
+#[cfg(feature = "readings")]
+fn path_may_differ(r: &IriRef<&str>, options: &CheckOptions, found: &Findings<'_>) -> bool {
+    let input = r.as_str();
+    let path = r.path();
+    found.list.iter().any(|f| match f.code {
+        Code::PercentEncodedUnreserved => {
+            f.component == Component::Path
+                && input
+                    .get(f.start..f.start + 3)
+                    .is_some_and(|e| e.eq_ignore_ascii_case("%2e"))
+        }
+        Code::DotSegment => memchr::memchr(b':', path.as_bytes()).is_some(),
+        _ => false,
+    }) || (options.profile == Profile::Leiri && memchr::memchr(b'\\', path.as_bytes()).is_some())
 }
 
 /// Where other readers read the input otherwise (`READING_` codes), and
@@ -617,14 +645,15 @@ fn check_parsed(
 #[cfg(feature = "readings")]
 fn check_readings(
     r: &IriRef<&str>,
+    plain: bool,
     options: &CheckOptions,
     hosts: &mut HostMemo,
     found: &mut Findings<'_>,
 ) {
     use crate::readings::{host_may_differ, rest_may_differ, scheme_kind, HostLook};
     let allowed = options.allowed_hosts.as_ref();
-    if allowed.is_none() && !rest_may_differ(r) {
-        match host_may_differ(r) {
+    if allowed.is_none() && !rest_may_differ(r) && !path_may_differ(r, options, found) {
+        match host_may_differ(r, plain) {
             HostLook::Alike => return,
             HostLook::Name => {
                 let name = r.host_str().unwrap_or("");
@@ -947,6 +976,7 @@ fn check_port(r: &IriRef<&str>, scheme: Option<&str>, found: &mut Findings<'_>) 
 fn check_host(
     r: &IriRef<&str>,
     scheme: Option<&str>,
+    plain: bool,
     options: &CheckOptions,
     hosts: &mut HostMemo,
     found: &mut Findings<'_>,
@@ -984,7 +1014,7 @@ fn check_host(
         }
         // Neither check has anything to say of a plain ASCII name, most
         // names: no look-up for them.
-        if crate::host::is_plain_ascii_name(h) && protected_domains_empty(options) {
+        if plain && protected_domains_empty(options) {
             return;
         }
         let verdict = hosts.verdict(h, options, needs_host);

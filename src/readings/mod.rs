@@ -488,10 +488,14 @@ pub(crate) enum HostLook {
 /// The cheap look at the host of `r`: with [`rest_may_differ`], whether
 /// another reader can read `r` otherwise than 3987bis, so that the checker
 /// computes [`readings()`] only where they can part. Never `Alike` with
-/// `rest_may_differ` false where [`Readings::differences`] is not empty
+/// `rest_may_differ` false (and the checker's look at the path) where
+/// [`Readings::differences`] is not empty
 /// (tests/readings.rs checks it, through the checker, on every input of its
 /// property).
-pub(crate) fn host_may_differ(r: &IriRef<&str>) -> HostLook {
+///
+/// `plain` says whether the host is a plain ASCII name
+/// (`crate::host::is_plain_ascii_name`), which the checker knows already.
+pub(crate) fn host_may_differ(r: &IriRef<&str>, plain: bool) -> HostLook {
     let scheme = r.scheme();
     match r.host() {
         // A special scheme without an authority: browsers find a host in
@@ -511,7 +515,7 @@ pub(crate) fn host_may_differ(r: &IriRef<&str>) -> HostLook {
         Some(Host::RegName(h)) => {
             if ends_in_number(h) || memchr::memchr(b'%', h.as_bytes()).is_some() {
                 HostLook::Maybe
-            } else if crate::host::is_plain_ascii_name(h) {
+            } else if plain {
                 HostLook::Alike
             } else {
                 HostLook::Name
@@ -522,38 +526,25 @@ pub(crate) fn host_may_differ(r: &IriRef<&str>) -> HostLook {
     }
 }
 
-/// The cheap look at the rest of `r`: a userinfo with a percent-encoding,
-/// a port past 65535, a `file:` userinfo or port, a `%2e`, a backslash or
-/// a drive letter before a dot in the path.
+/// The cheap look at the rest of `r` but the path (which the checker
+/// looks at with what it has found: `check::path_may_differ`): a userinfo
+/// with a percent-encoding, a port past 65535, a `file:` userinfo or port.
 pub(crate) fn rest_may_differ(r: &IriRef<&str>) -> bool {
-    if r.userinfo().is_some() || r.port().is_some() {
-        // A file: URL has no userinfo nor port in the WHATWG URL Standard.
-        if is_file(r.scheme()) {
-            return true;
-        }
-        if r.userinfo().is_some_and(|u| u.contains('%')) {
-            return true;
-        }
-        if r.port()
-            .is_some_and(|p| p.len() > 5 || (p.len() == 5 && p > "65535"))
-        {
-            return true;
-        }
+    if r.userinfo().is_none() && r.port().is_none() {
+        return false;
     }
-    let path = r.path().as_bytes();
-    memchr::memchr3_iter(b'%', b'\\', b':', path).any(|i| match path[i] {
-        b'%' => path.get(i + 1) == Some(&b'2') && matches!(path.get(i + 2), Some(b'e' | b'E')),
-        b'\\' => true,
-        // A Windows drive letter (`C:`) before a dot segment: rust-url
-        // keeps it in every scheme, the Standard in file: paths.
-        _ => memchr::memchr(b'.', path).is_some(),
-    })
+    // A file: URL has no userinfo nor port in the WHATWG URL Standard.
+    is_file(r.scheme())
+        || r.userinfo().is_some_and(|u| u.contains('%'))
+        || r.port()
+            .is_some_and(|p| p.len() > 5 || (p.len() == 5 && p > "65535"))
 }
 
 /// Whether every reader reads the internationalized name `host` alike
 /// under a scheme of `kind` (0: special, 1: `file`, 2: any other), where
 /// the rest of the reference gives them nothing to part on
-/// ([`rest_may_differ`] false): the readings of `kind://host/`.
+/// ([`rest_may_differ`] false, and nothing in the path): the readings of
+/// `kind://host/`.
 pub(crate) fn host_reads_alike(host: &str, kind: u8) -> bool {
     let scheme = match kind {
         0 => "http",

@@ -206,6 +206,10 @@ fn percent_decoded_and_mapped_hosts() {
             ("http://１２７.０.０.１/", true, &[W, I], Some("127.0.0.1")),
             ("http://127。0。0。1/", true, &[W, I], Some("127.0.0.1")),
             ("foo://%6c%6fcalhost/", true, &[D], Some("localhost")),
+            // A decoding reader finds an authority in the path (the open
+            // redirect of a server that decodes, then sends `Location`).
+            ("/%2F%2Fevil.example/x", true, &[D], Some("evil.example")),
+            ("/%5C%5Cevil.example/x", true, &[D], Some("evil.example")),
             // A special scheme without "//": browsers find a host in the path.
             ("http:evil.example/x", true, &[W], Some("evil.example")),
             ("https:/evil.example/x", true, &[W], Some("evil.example")),
@@ -942,4 +946,38 @@ fn parse_readings_cli() {
     // Without --readings, parse --json is as it was.
     let o = common::run_iri(&["parse", "--json", "http://0x7f.1/"], b"");
     assert!(common::json_lines(&o)[0].get("readings").is_none());
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+
+    /// On any input that parses, under any profile: the readings never
+    /// panic, every difference spans characters of the input, and the
+    /// checker reports exactly the differences.
+    #[test]
+    fn readings_of_any_reference(
+        input in "([a-zA-Z][a-z+.-]{0,5}:)?(//)?([a-z0-9.%@:/\\\\?#\\[\\]_~!$&'()*+,;=-]|%[0-9a-fA-F]{2}|[é例ㄧ丁０-９ｘ．。])*",
+        profile in proptest::sample::select(vec![Profile::Rfc3987bis, Profile::Rfc3987, Profile::Rfc3986, Profile::Leiri]),
+    ) {
+        let Ok(r) = IriRef::parse_with(&input, &ParseOptions::new().profile(profile)) else {
+            return Ok(());
+        };
+        let all = readings(&r);
+        for d in all.differences() {
+            proptest::prop_assert!(d.start <= d.end && d.end <= input.len(), "{:?}", d);
+            proptest::prop_assert!(input.is_char_boundary(d.start) && input.is_char_boundary(d.end));
+            proptest::prop_assert!(d.code.name().starts_with("READING_"));
+        }
+        let options = CheckOptions::new().profile(profile);
+        let from_check: Vec<(Code, usize)> = check(&input, &options)
+            .violations
+            .iter()
+            .filter(|v| v.code.name().starts_with("READING_"))
+            .map(|v| (v.code, v.byte))
+            .collect();
+        let mut from_readings: Vec<(Code, usize)> =
+            all.differences().iter().map(|d| (d.code, d.start)).collect();
+        from_readings.sort_by_key(|&(c, b)| (b, c));
+        proptest::prop_assert_eq!(from_check, from_readings, "{}", input);
+    }
 }

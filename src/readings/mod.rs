@@ -501,6 +501,9 @@ pub(crate) fn host_may_differ(r: &IriRef<&str>, plain: bool) -> HostLook {
         // A special scheme without an authority: browsers find a host in
         // the path.
         None if is_special(scheme) && !is_file(scheme) => HostLook::Maybe,
+        // An encoded '/' or '\\' at the start of the path: a decoding
+        // reader finds an authority (`/%2F%2Fevil.example`).
+        None if decodes_differently(r) => HostLook::Maybe,
         None => HostLook::Alike,
         // An empty host: browsers want one after a special scheme's "//",
         // and after a userinfo or before a port in any scheme.
@@ -515,7 +518,7 @@ pub(crate) fn host_may_differ(r: &IriRef<&str>, plain: bool) -> HostLook {
         Some(Host::RegName(h)) => {
             if ends_in_number(h) || memchr::memchr(b'%', h.as_bytes()).is_some() {
                 HostLook::Maybe
-            } else if plain {
+            } else if plain && !(r.profile() == crate::Profile::Leiri && leiri_only(h)) {
                 HostLook::Alike
             } else {
                 HostLook::Name
@@ -524,6 +527,14 @@ pub(crate) fn host_may_differ(r: &IriRef<&str>, plain: bool) -> HostLook {
         Some(Host::IpvFuture(_)) => HostLook::Maybe,
         Some(Host::Ipv4(_) | Host::Ipv6(_)) => HostLook::Alike,
     }
+}
+
+/// Whether a name has an ASCII character a LEIRI allows and an IRI does
+/// not (3987bis §6.3: space, controls, `"<>\\^`{|}`), which browsers refuse
+/// in a host.
+fn leiri_only(name: &str) -> bool {
+    name.bytes()
+        .any(|b| b <= 0x20 || b == 0x7F || b"\"<>\\^`{|}".contains(&b))
 }
 
 /// The cheap look at the rest of `r` but the path (which the checker

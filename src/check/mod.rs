@@ -605,14 +605,15 @@ fn check_parsed(
     // Whether the host is a plain ASCII name (no character outside ASCII,
     // no percent-encoding, no A-label): the host checks and the readings'
     // cheap look both ask.
-    let plain = match r.host() {
+    let host = r.host();
+    let plain = match host {
         Some(Host::RegName(h)) => crate::host::is_plain_ascii_name(h),
         _ => false,
     };
-    check_host(r, scheme, plain, options, hosts, found);
+    check_host(r, host, scheme, plain, options, hosts, found);
     check_path(r, found);
     #[cfg(feature = "readings")]
-    check_readings(r, plain, options, hosts, found);
+    check_readings(r, host, scheme, plain, options, hosts, found);
 }
 
 /// Whether the path can read otherwise in a browser: it has a `%2e`
@@ -645,6 +646,8 @@ fn path_may_differ(r: &IriRef<&str>, options: &CheckOptions, found: &Findings<'_
 #[cfg(feature = "readings")]
 fn check_readings(
     r: &IriRef<&str>,
+    host: Option<Host<'_>>,
+    scheme: Option<&str>,
     plain: bool,
     options: &CheckOptions,
     hosts: &mut HostMemo,
@@ -653,7 +656,7 @@ fn check_readings(
     use crate::readings::{host_may_differ, rest_may_differ, scheme_kind, HostLook};
     let allowed = options.allowed_hosts.as_ref();
     if allowed.is_none() && !rest_may_differ(r) && !path_may_differ(r, options, found) {
-        match host_may_differ(r, plain) {
+        match host_may_differ(r, host, scheme, plain) {
             HostLook::Alike => return,
             HostLook::Name => {
                 let name = r.host_str().unwrap_or("");
@@ -975,6 +978,7 @@ fn check_port(r: &IriRef<&str>, scheme: Option<&str>, found: &mut Findings<'_>) 
 /// domains of the spoofing checks.
 fn check_host(
     r: &IriRef<&str>,
+    host: Option<Host<'_>>,
     scheme: Option<&str>,
     plain: bool,
     options: &CheckOptions,
@@ -1001,7 +1005,7 @@ fn check_host(
             ),
         );
     }
-    if let Some(Host::RegName(h)) = r.host() {
+    if let Some(Host::RegName(h)) = host {
         let start = found.offset(h);
         if h.is_ascii() && h.bytes().any(|b| b.is_ascii_uppercase()) && !h.contains('%') {
             found.push(

@@ -489,43 +489,47 @@ pub(crate) enum HostLook {
 /// another reader can read `r` otherwise than 3987bis, so that the checker
 /// computes [`readings()`] only where they can part. Never `Alike` with
 /// `rest_may_differ` false (and the checker's look at the path) where
-/// [`Readings::differences`] is not empty
-/// (tests/readings.rs checks it, through the checker, on every input of its
-/// property).
+/// [`Readings::differences`] is not empty (tests/readings.rs checks it,
+/// through the checker, on every input of its properties).
 ///
-/// `plain` says whether the host is a plain ASCII name
-/// (`crate::host::is_plain_ascii_name`), which the checker knows already.
-pub(crate) fn host_may_differ(r: &IriRef<&str>, plain: bool) -> HostLook {
-    let scheme = r.scheme();
-    match r.host() {
-        // A special scheme without an authority: browsers find a host in
-        // the path.
-        None if is_special(scheme) && !is_file(scheme) => HostLook::Maybe,
-        // An encoded '/' or '\\' at the start of the path: a decoding
-        // reader finds an authority (`/%2F%2Fevil.example`).
-        None if decodes_differently(r) => HostLook::Maybe,
-        None => HostLook::Alike,
+/// The checker knows already the host (`r.host()`), the scheme in
+/// lowercase, and whether the host is a plain ASCII name
+/// (`crate::host::is_plain_ascii_name`).
+pub(crate) fn host_may_differ(
+    r: &IriRef<&str>,
+    host: Option<Host<'_>>,
+    scheme: Option<&str>,
+    plain: bool,
+) -> HostLook {
+    let special = || matches!(scheme, Some("http" | "https" | "ws" | "wss" | "ftp"));
+    match host {
+        Some(Host::RegName(h)) if !h.is_empty() => {
+            if ends_in_number(h) || (!plain && h.contains('%')) {
+                HostLook::Maybe
+            } else if !plain {
+                HostLook::Name
+            } else if r.profile() == crate::Profile::Leiri && leiri_only(h) {
+                HostLook::Maybe
+            } else {
+                HostLook::Alike
+            }
+        }
+        Some(Host::Ipv4(_) | Host::Ipv6(_)) => HostLook::Alike,
+        Some(Host::IpvFuture(_)) => HostLook::Maybe,
         // An empty host: browsers want one after a special scheme's "//",
         // and after a userinfo or before a port in any scheme.
-        Some(Host::RegName("")) => {
-            let special = is_special(scheme) && !is_file(scheme);
-            if special || r.userinfo().is_some() || r.port().is_some() {
+        Some(Host::RegName(_)) => {
+            if special() || r.userinfo().is_some() || r.port().is_some() {
                 HostLook::Maybe
             } else {
                 HostLook::Alike
             }
         }
-        Some(Host::RegName(h)) => {
-            if ends_in_number(h) || memchr::memchr(b'%', h.as_bytes()).is_some() {
-                HostLook::Maybe
-            } else if plain && !(r.profile() == crate::Profile::Leiri && leiri_only(h)) {
-                HostLook::Alike
-            } else {
-                HostLook::Name
-            }
-        }
-        Some(Host::IpvFuture(_)) => HostLook::Maybe,
-        Some(Host::Ipv4(_) | Host::Ipv6(_)) => HostLook::Alike,
+        // A special scheme without an authority: browsers find a host in
+        // the path. An encoded '/' or '\\' at the start of the path: a
+        // decoding reader finds an authority (`/%2F%2Fevil.example`).
+        None if special() || decodes_differently(r) => HostLook::Maybe,
+        None => HostLook::Alike,
     }
 }
 

@@ -327,7 +327,7 @@ fn check_lines(
 /// or already, on this one (a batch too small to share). Each part has a
 /// checker of its own, given back with its answers.
 enum Checked<'scope> {
-    Done(Answers, Checker),
+    Done(Answers, Box<Checker>),
     Running(Vec<std::thread::ScopedJoinHandle<'scope, (Answers, Checker)>>),
 }
 
@@ -357,7 +357,7 @@ impl<'scope> Checked<'scope> {
         };
         if batch.len() < 256 {
             let (answers, checker) = check_part(batch, lend());
-            return Checked::Done(answers, checker);
+            return Checked::Done(answers, Box::new(checker));
         }
         let chunk = batch.len().div_ceil(cores);
         let mut parts = Vec::with_capacity(cores);
@@ -382,7 +382,7 @@ impl<'scope> Checked<'scope> {
     /// the checkers given back.
     fn wait(self) -> (Answers, Vec<Checker>) {
         match self {
-            Checked::Done(all, checker) => (all, vec![checker]),
+            Checked::Done(all, checker) => (all, vec![*checker]),
             Checked::Running(parts) => {
                 let mut all = Vec::new();
                 let mut checkers = Vec::with_capacity(parts.len());

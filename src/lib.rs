@@ -61,11 +61,14 @@
 //! # Features
 //!
 //! - `cli` (default): the `iri` command-line tool (clap, serde_json); turns
-//!   on `lab`, `charsets` and `spoof`.
+//!   on `lab`, `charsets`, `spoof` and `readings`.
 //! - `charsets`: document charsets other than UTF-8 for the query
 //!   (3987bis §3.5, [`convert::ToUriOptions::query_charset`]), through encoding_rs.
 //! - `spoof`: the host spoofing codes of [`check()`] (UTS #39) and `to_iri`'s
 //!   keeping of spoofable labels in punycode.
+//! - `readings`: [`readings`](mod@readings), what other software reads in
+//!   an IRI (browsers through rust-url, C resolvers' inet_aton), the
+//!   `READING_` codes of [`check()`] and its allowed hosts.
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings.
 //! - `lab` (on with `cli`): the grammar lab, [`abnf`] (an ABNF reader) and
 //!   the runtime pest grammars behind `iri grammar`.
@@ -104,6 +107,8 @@ pub mod lab;
 mod meta;
 pub mod normalize;
 mod profile;
+#[cfg(feature = "readings")]
+pub mod readings;
 pub mod render;
 pub mod resolve;
 mod rule;

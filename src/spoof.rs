@@ -46,6 +46,8 @@
 //! - `HOST_PROTECTED_LOOKALIKE`: the host, or its last labels, has the
 //!   skeleton (diacritics removed) of a protected domain without being it.
 
+mod lookalikes;
+
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -320,6 +322,102 @@ fn label_rules(
     numbers(chars, start, end, &scripts, tld, out);
     stacked_marks(chars, out);
     kana(chars, out);
+    cjk_lookalikes(chars, out);
+}
+
+/// Han, Bopomofo and kana, by Script_Extensions.
+fn is_cjk(c: char) -> bool {
+    // Common and Inherited characters (digits, '-') have the extension
+    // of every script: they are not CJK here.
+    let ext = ScriptExtension::from(c);
+    !ext.is_common()
+        && !ext.is_inherited()
+        && [
+            Script::Han,
+            Script::Hiragana,
+            Script::Katakana,
+            Script::Bopomofo,
+        ]
+        .iter()
+        .any(|&s| ext.contains_script(s))
+}
+
+/// In a label that mixes CJK with Latin, a Han, Bopomofo or kana character
+/// of the look-alike table (`cjk`: Chromium's list of the ones that spoof
+/// Latin letters or punctuation, with targets of ours) next to a character
+/// that is not CJK: `丁est`, `google丨com`, `ipㄧaddress`, `d12一`. A label
+/// without Latin letters (`一123`) is left alone, as browsers leave it.
+fn cjk_lookalikes(chars: &[Spanned], out: &mut Vec<HostFinding>) {
+    if !chars.iter().any(|c| c.0.script() == Script::Latin) {
+        return;
+    }
+    for (i, &(c, s, e)) in chars.iter().enumerate() {
+        let Some(target) = table_target(c, Rule::Cjk) else {
+            continue;
+        };
+        let prev = i.checked_sub(1).map(|j| chars[j].0);
+        let next = chars.get(i + 1).map(|n| n.0);
+        if ![prev, next].into_iter().flatten().any(|n| !is_cjk(n)) {
+            continue;
+        }
+        let letter = target.bytes().all(|b| b.is_ascii_alphanumeric());
+        let (code, what) = if letter {
+            (Code::HostMixedScriptConfusable, "a Latin letter or digit")
+        } else {
+            (Code::HostKanaMisuse, "punctuation")
+        };
+        // The kana rule has said it already.
+        if !letter && punctuation_among_letters(c, prev, next) {
+            continue;
+        }
+        let reads = if target == "?" {
+            String::new()
+        } else {
+            format!(" ('{target}')")
+        };
+        push(
+            out,
+            code,
+            s,
+            e,
+            format!(
+                "{}, of the {} script, stands next to characters that are not CJK, where it reads as {what}{reads}",
+                describe(c),
+                c.script().full_name()
+            ),
+        );
+    }
+}
+
+/// Where the checks use an entry of the look-alike table
+/// (`gen/data/lookalikes.tsv`, generated into `src/spoof/lookalikes.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Rule {
+    /// A Latin look-alike in a label of one other script, or among Latin
+    /// letters.
+    Letter,
+    /// A digit look-alike.
+    Digit,
+    /// Only in the comparison with protected domains.
+    Skeleton,
+    /// A Han, Bopomofo or kana character that reads as the target next to
+    /// a character that is not CJK.
+    Cjk,
+}
+
+/// The look-alike table's entries for `c`: (target, rule).
+fn table(c: char) -> impl Iterator<Item = (&'static str, Rule)> {
+    let t = &lookalikes::LOOKALIKES;
+    let start = t.partition_point(|e| e.0 < c);
+    t[start..]
+        .iter()
+        .take_while(move |e| e.0 == c)
+        .map(|e| (e.1, e.2))
+}
+
+/// What `c` reads as under `rule`, when the table has it.
+fn table_target(c: char, rule: Rule) -> Option<&'static str> {
+    table(c).find(|e| e.1 == rule).map(|e| e.0)
 }
 
 /// Identifier status Allowed (UTS #39 §3.1), with Bopomofo, which UTS #39
@@ -538,7 +636,9 @@ fn char_skeleton(c: char) -> String {
     skeleton(c.encode_utf8(&mut buf))
 }
 
-/// Whether `c` (not ASCII) has the skeleton of Latin letters or digits: of
+/// Whether `c` (not ASCII) reads as Latin letters or digits: a `letter` of
+/// the look-alike table with such a target, or a character with the
+/// skeleton of Latin letters or digits: of
 /// ASCII ones, or of Latin letters that are neither technical nor obsolete
 /// (IPA, small capitals: Cyrillic `м` has the skeleton of IPA `ʍ`, `к`
 /// that of `ĸ`, and passes for no letter a reader of Latin knows).
@@ -546,6 +646,9 @@ fn char_skeleton(c: char) -> String {
 fn ascii_lookalike(c: char) -> bool {
     if c.is_ascii() {
         return false;
+    }
+    if table_target(c, Rule::Letter).is_some_and(|t| t.bytes().all(|b| b.is_ascii_alphanumeric())) {
+        return true;
     }
     let s = char_skeleton(c);
     !s.is_empty()
@@ -698,11 +801,8 @@ fn whole_script_confusable(
     let all_lookalike = chars
         .iter()
         .filter(|c| !matches!(c.0.script(), Script::Common | Script::Inherited))
-        .all(|c| ascii_lookalike(c.0));
-    let digits = digit_skeletons();
-    let digit_like = chars
-        .iter()
-        .all(|c| c.0 == '-' || c.0.is_ascii_digit() || digits.contains(&char_skeleton(c.0)));
+        .all(|c| ascii_lookalike(c.0) || table_target(c.0, Rule::Letter).is_some());
+    let digit_like = chars.iter().all(|c| c.0 == '-' || digit_lookalike(c.0));
     if !all_lookalike || digit_like || tld_of_script(tld, *script) {
         // A label of digit look-alikes is HOST_DIGIT_LOOKALIKE's.
         return;
@@ -713,6 +813,8 @@ fn whole_script_confusable(
         .map(|c| {
             if c.0.is_ascii() {
                 c.0.to_string()
+            } else if let Some(t) = table_target(c.0, Rule::Letter) {
+                t.to_owned()
             } else {
                 char_skeleton(c.0).to_lowercase()
             }
@@ -733,6 +835,14 @@ fn whole_script_confusable(
             }
         ),
     );
+}
+
+/// Whether `c` is an ASCII digit or reads as one: a `digit` of the
+/// look-alike table, or a character with the skeleton of one.
+fn digit_lookalike(c: char) -> bool {
+    c.is_ascii_digit()
+        || table_target(c, Rule::Digit).is_some()
+        || digit_skeletons().contains(&char_skeleton(c))
 }
 
 /// The skeletons of the ASCII digits.
@@ -777,9 +887,7 @@ fn numbers(
             ),
         );
     }
-    let digits = digit_skeletons();
-    let digit_like = |c: char| c.is_ascii_digit() || digits.contains(&char_skeleton(c));
-    let all_digit_like = chars.iter().all(|c| c.0 == '-' || digit_like(c.0));
+    let all_digit_like = chars.iter().all(|c| c.0 == '-' || digit_lookalike(c.0));
     let letters: Vec<char> = chars
         .iter()
         .map(|c| c.0)
@@ -887,6 +995,20 @@ fn is_japanese(c: char) -> bool {
     !set.is_all() && set.jpan
 }
 
+/// A Japanese character with the skeleton of ASCII punctuation (or of
+/// U+30FC) next to a letter that is not Japanese: `ノ` in `comノevil`.
+fn punctuation_among_letters(c: char, prev: Option<char>, next: Option<char>) -> bool {
+    is_japanese(c)
+        && c != '\u{30FC}'
+        && char_skeleton(c)
+            .chars()
+            .all(|x| x.is_ascii_punctuation() || x == '\u{30FC}')
+        && [prev, next]
+            .into_iter()
+            .flatten()
+            .any(|n| n.is_alphabetic() && !is_japanese(n))
+}
+
 fn kana(chars: &[Spanned], out: &mut Vec<HostFinding>) {
     for (i, &(c, s, e)) in chars.iter().enumerate() {
         let prev = i.checked_sub(1).map(|j| chars[j].0);
@@ -905,14 +1027,7 @@ fn kana(chars: &[Spanned], out: &mut Vec<HostFinding>) {
                 "the voiced sound mark {} does not follow kana",
                 describe(c)
             )),
-            _ if is_japanese(c)
-                && char_skeleton(c).chars().all(|x| x.is_ascii_punctuation() || x == '\u{30FC}')
-                && c != '\u{30FC}'
-                && [prev, next]
-                    .into_iter()
-                    .flatten()
-                    .any(|n| n.is_alphabetic() && !is_japanese(n)) =>
-            {
+            _ if punctuation_among_letters(c, prev, next) => {
                 Some(format!(
                     "{} looks like '{}' and stands next to a letter that is not Japanese",
                     describe(c),
@@ -925,6 +1040,37 @@ fn kana(chars: &[Spanned], out: &mut Vec<HostFinding>) {
             push(out, Code::HostKanaMisuse, s, e, why);
         }
     }
+}
+
+/// At most this many readings of a host are compared with the protected
+/// domains (each character the look-alike table maps besides its UTS #39
+/// skeleton doubles them; past the cap the character is read one way).
+const SKELETON_VARIANTS: usize = 32;
+
+/// The loose skeletons of `s` (see [`loose_skeleton`]) under each reading
+/// the look-alike table adds: Bengali `৭` reads as `9` in UTS #39 and as
+/// `q` there, Cyrillic `к` as `k`, `ӏ` as `l` and as `i`.
+fn loose_skeletons(s: &str) -> Vec<String> {
+    let mut variants = vec![String::new()];
+    for c in s.chars().flat_map(char::to_lowercase) {
+        let targets: Vec<&str> = table(c).map(|e| e.0).filter(|t| *t != "?").collect();
+        if targets.is_empty() || variants.len() * (targets.len() + 1) > SKELETON_VARIANTS {
+            variants.iter_mut().for_each(|v| v.push(c));
+            continue;
+        }
+        let mut next = Vec::with_capacity(variants.len() * (targets.len() + 1));
+        for v in &variants {
+            next.push(format!("{v}{c}"));
+            for t in &targets {
+                next.push(format!("{v}{t}"));
+            }
+        }
+        variants = next;
+    }
+    let mut out: Vec<String> = variants.iter().map(|v| loose_skeleton(v)).collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The skeleton with diacritics removed: lowercase, NFD, combining marks
@@ -979,7 +1125,7 @@ fn protected_rule(
         if suffix == p.unicode || suffix == p.name {
             continue;
         }
-        if loose_skeleton(&suffix) == p.skeleton {
+        if loose_skeletons(&suffix).contains(&p.skeleton) {
             let start = labels[from].0;
             let end = labels[n - 1].0 + labels[n - 1].1.len();
             push(

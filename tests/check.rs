@@ -51,18 +51,21 @@ fn options(profile: Profile) -> CheckOptions {
 fn every_code_is_triggered_and_not_triggered() {
     let examples = examples();
     for &code in Code::ALL {
-        // The look-alikes of protected domains need a list of them:
-        // tests/spoof.rs has their examples.
+        // The look-alikes of protected domains and the hosts outside the
+        // allowed ones need a list: tests/spoof.rs and tests/readings.rs
+        // have their examples.
         assert!(
             examples.iter().any(|e| e.code == code && e.expect)
-                || code == Code::HostProtectedLookalike,
+                || code == Code::HostProtectedLookalike
+                || code == Code::HostNotAllowed,
             "{code} has no example that triggers it"
         );
         assert!(
             examples.iter().any(|e| e.code == code && !e.expect)
                 || code == Code::JoinerCharacter
                 || code == Code::PrivateUseCharacter
-                || code == Code::HostProtectedLookalike,
+                || code == Code::HostProtectedLookalike
+                || code == Code::HostNotAllowed,
             "{code} has no example that must not trigger it"
         );
     }

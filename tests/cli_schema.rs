@@ -100,6 +100,28 @@ fn every_command_matches_its_schema() {
 /// `iri tree --json` and `iri tree --trace --json`: valid, invalid and
 /// not-UTF-8 inputs, the built-in grammar and a --grammar file, both
 /// trace modes, a cut trace.
+/// What other readers read: `check --json`'s reading findings (and
+/// allowed hosts) and `parse --readings --json`, on inputs of every class.
+#[test]
+fn readings_match_their_schemas() {
+    let inputs: &[u8] = b"http://0x7f.1/a/%2e%2e/b\nhttp://a.b.c.1.2.3.4/\nhttp://evil.com%2f@good.com/\n//0x7f.1/\nhttp://%6c%6fcalhost/\nmailto:a@b\nhttp://a b\nhttp://[::1]/\n";
+    validate("check", &["check", "--json"], inputs);
+    validate("parse", &["parse", "--readings", "--json"], inputs);
+    let list = std::env::temp_dir().join(format!("iribis-schema-allowed-{}", std::process::id()));
+    std::fs::write(&list, "good.com\n").unwrap();
+    let lines = validate(
+        "check",
+        &["check", "--json", "--allowed-hosts", list.to_str().unwrap()],
+        inputs,
+    );
+    std::fs::remove_file(&list).unwrap();
+    assert!(lines.iter().any(|l| l["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|v| v["code"] == "HOST_NOT_ALLOWED")));
+}
+
 #[test]
 fn tree_and_trace_match_their_schemas() {
     let dir = std::env::temp_dir().join(format!("iri-schema-tree-{}", std::process::id()));

@@ -1,5 +1,7 @@
 //! Keeps the checked-in DFA tables (`src/fast/tables/`) in step with the
-//! ABNF they are compiled from.
+//! ABNF they are compiled from, and the look-alike table of the host
+//! spoofing checks (`src/spoof/lookalikes.rs`) with its data
+//! (`gen/data/lookalikes.tsv`).
 //!
 //! The tables are written by the generator in `gen/` (`cargo run -p
 //! iribis-gen`), never by a dependent's build. This test runs the
@@ -49,4 +51,23 @@ fn dfa_tables_are_fresh() {
         extra.is_empty(),
         "files the generator does not write: {extra:?}"
     );
+}
+
+/// The look-alike table of the host spoofing checks
+/// (`src/spoof/lookalikes.rs`) is the generator's from
+/// `gen/data/lookalikes.tsv`; when stale it is rewritten and the test fails.
+#[test]
+fn lookalike_table_is_fresh() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let data = std::fs::read_to_string(root.join(iribis_gen::lookalikes::DATA)).unwrap();
+    let table =
+        iribis_gen::lookalikes::table(&data).unwrap_or_else(|e| panic!("the generator fails: {e}"));
+    let path = root.join(iribis_gen::lookalikes::PATH);
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(table.as_str()) {
+        std::fs::write(&path, &table).unwrap();
+        panic!(
+            "{} was stale and has been rewritten; run the tests again",
+            iribis_gen::lookalikes::PATH
+        );
+    }
 }

@@ -79,17 +79,16 @@ fn rates(rows: &[&Row], options: &CheckOptions) -> ([usize; 4], Vec<String>) {
 /// The Goal of the issue, on the hosts whose expectation needs no list of
 /// top domains nor a per-TLD table: at least 95% of the unsafe and invalid
 /// ones flagged and at most 3% of the safe ones. It holds for the cases
-/// both browsers implement (140 of 140). The 38 of Chromium's further
-/// cases still missed were checked one by one against the Unicode data
-/// (UTS #39 skeletons and identifier types, scripts): 23 are Han or
-/// Bopomofo letters next to Latin (`丁est`, `googleㄧcom`) whose skeleton
-/// is themselves, 11 are labels of one script (`ικα`, `חסד`, Thai,
-/// Tamil, Gujarati, Malayalam, Ethiopic, Myanmar, `сю`) with letters whose
-/// skeleton is no Latin letter a reader knows, 2 are Latin letters UTS #39
-/// recommends (`ǔ`, `ḷ`), 1 a font problem of one platform (`ؠ`), and
-/// `d12一` asks for `一` after a digit what the safe `一123` does not
-/// before one. They rest on Chromium's hand-made lists: the floor is what
-/// is measured.
+/// both browsers implement (140 of 140) and for all (247 of 250, none of
+/// the 95 safe ones), with the look-alike table (gen/data/lookalikes.tsv)
+/// for the Han and Bopomofo letters next to Latin (`丁est`, `googleㄧcom`,
+/// `d12一`) and the labels of one script whose letters have no Latin
+/// skeleton in UTS #39 (`сю`, `ικα`, `חסד`, Thai, Tamil, Gujarati,
+/// Malayalam, Ethiopic, Myanmar). The 3 missed are no look-alike
+/// questions: 2 Latin letters UTS #39 recommends that Chromium drops with
+/// their whole blocks (`ǔ` of Latin Extended-B's Pinyin, `ḷ` of Latin
+/// Extended Additional) and a font problem of one platform (`ؠ` renders
+/// blank on macOS).
 #[test]
 fn browser_expectations() {
     let options = CheckOptions::default();
@@ -113,7 +112,7 @@ fn browser_expectations() {
     );
     assert!(ff[0] * 100 >= ff[1] * 95, "{ff:?}");
     assert!(ff[2] * 100 <= ff[3] * 3, "{ff:?}");
-    assert!(all[0] * 100 >= all[1] * 84, "{all:?}");
+    assert!(all[0] * 100 >= all[1] * 98, "{all:?}");
     assert!(all[2] * 100 <= all[3] * 3, "{all:?}");
 }
 
@@ -141,8 +140,7 @@ fn protected_table() -> (ProtectedDomains, [Vec<&'static str>; 2], Vec<&'static 
 /// Chromium's look-alikes of its test list partly rest on its own
 /// additions to the UTS #39 skeletons (Bengali `২` as `2`, Cyrillic `к` and
 /// Latin `ĸ` as `k`, `ӏ` as `i`, `ш` `м` `н` `т` `ь` as `wmhtb`), which
-/// confusables.txt does not have (their skeletons are themselves or IPA
-/// and small capitals): for them the floor is what is measured.
+/// confusables.txt does not have: the look-alike table has them (39 of 39).
 #[test]
 fn protected_domains() {
     let (protected, [chromium, ours], controls) = protected_table();
@@ -161,10 +159,7 @@ fn protected_domains() {
         controls.len()
     );
     assert!(missed_ours.len() * 10 <= ours.len(), "{missed_ours:?}");
-    assert!(
-        chromium.len() - missed_chromium.len() >= 17,
-        "{missed_chromium:?}"
-    );
+    assert!(missed_chromium.is_empty(), "{missed_chromium:?}");
     assert_eq!(wrong, Vec::<&str>::new());
 }
 
@@ -284,7 +279,7 @@ fn mixed_script_confusables() {
             ("o\u{580}\u{574}\u{578}\u{582}\u{566}\u{568}", "com", true), // Latin o among Armenian
             ("payp\u{3B1}l", "com", true),                                // Greek α
             ("g\u{43E}\u{43E}gl\u{435}", "ru", true),
-            ("abc\u{10EB}ef", "test", false), // Georgian ძ looks like no Latin letter
+            ("abc\u{10EB}ef", "test", true), // Georgian ძ looks like 'd' (gen/data/lookalikes.tsv)
             ("\u{6F22}\u{5B57}hanzi", "tw", false),
             // Inside a Japanese label: Hiragana へ between Katakana looks like Katakana ヘ.
             (
@@ -585,4 +580,31 @@ fn to_iri_keeps_spoofable_labels() {
         .unwrap()
         .contains("HOST_MIXED_SCRIPTS"));
     assert!(v["steps"][5].get("notes").is_none());
+}
+
+/// Every row of the look-alike data (gen/data/lookalikes.tsv): the script
+/// is the character's, and a target it credits to UTS #39 is the
+/// character's skeleton there (lowercased).
+#[test]
+fn lookalike_data_rows() {
+    use unicode_script::UnicodeScript;
+    let data = include_str!("../gen/data/lookalikes.tsv");
+    let mut rows = 0;
+    for line in data
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let f: Vec<&str> = line.split('\t').collect();
+        let c = f[0].chars().next().unwrap();
+        assert_eq!(c.script().full_name(), f[3], "{line}");
+        if f[5].split("; ").any(|p| p == "uts39") {
+            let skeleton: String = unicode_security::skeleton(f[0])
+                .collect::<String>()
+                .to_lowercase();
+            assert_eq!(skeleton, f[2], "{line}");
+        }
+        assert!(!f[5].is_empty(), "{line}");
+        rows += 1;
+    }
+    assert!(rows > 200, "{rows}");
 }

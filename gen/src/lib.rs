@@ -32,6 +32,8 @@
 //!   cannot belong to any valid input, which is where a parse error is
 //!   reported.
 
+pub mod lookalikes;
+
 #[path = "../../src/abnf/mod.rs"]
 #[allow(dead_code, missing_docs)]
 mod abnf;

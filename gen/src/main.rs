@@ -1,11 +1,21 @@
 //! `cargo run -p iribis-gen`: writes the generated DFA tables of
-//! `src/fast/tables/` into the repository this crate sits in.
+//! `src/fast/tables/`, and the look-alike table `src/spoof/lookalikes.rs`
+//! from `gen/data/lookalikes.tsv`, into the repository this crate sits in.
 
 use std::path::Path;
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let files = match iribis_gen::files() {
+    let lookalikes = std::fs::read_to_string(root.join(iribis_gen::lookalikes::DATA))
+        .map_err(|e| format!("{}: {e}", iribis_gen::lookalikes::DATA))
+        .and_then(|data| iribis_gen::lookalikes::table(&data));
+    let files = match iribis_gen::files().and_then(|mut files| {
+        files.push((
+            iribis_gen::lookalikes::PATH.to_owned(),
+            lookalikes?.into_bytes(),
+        ));
+        Ok(files)
+    }) {
         Ok(files) => files,
         Err(e) => {
             eprintln!("error: {e}");

@@ -1,6 +1,6 @@
 """Type stubs of the native module ``iribis._iribis`` (re-exported by ``iribis``)."""
 
-from typing import Iterable, Literal, Mapping, Optional, Union, overload
+from typing import Iterable, Literal, Mapping, Optional, TypedDict, Union, overload
 
 import pyarrow
 
@@ -129,3 +129,42 @@ def check_many(
 def _valid_and_codes(
     items: StringArray, *, profile: Profile = "rfc3987bis", severities: Optional[Severities] = None
 ) -> tuple[pyarrow.BooleanArray, pyarrow.ListArray]: ...
+
+ReaderName = Literal["rfc3987bis", "whatwg", "inet_aton", "decoded"]
+
+class Reading(TypedDict):
+    """One reader's components (``None`` where it reads none)."""
+
+    scheme: Optional[str]
+    userinfo: Optional[str]
+    host: Optional[str]
+    host_type: Optional[Literal["name", "opaque", "ipv4", "ipv6", "ipvfuture", "empty"]]
+    address_class: Optional[str]
+    port: Optional[str]
+    path: Optional[str]
+    query: Optional[str]
+    fragment: Optional[str]
+
+class Rejected(TypedDict):
+    """A reader's refusal of the input."""
+
+    error: str
+
+class Difference(TypedDict):
+    """Where the readings part: a ``READING_`` finding of ``check``."""
+
+    code: str
+    component: Component
+    byte: int
+    char: int
+    len: int
+    readers: list[ReaderName]
+    reached: Optional[str]
+    address_class: Optional[str]
+    message: str
+
+class Readings(TypedDict):
+    readings: dict[ReaderName, Union[Reading, Rejected, None]]
+    differences: list[Difference]
+
+def readings(s: str, *, profile: Profile = "rfc3987bis") -> Readings: ...

@@ -22,6 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 mod batch;
+mod readings;
 mod text;
 
 use text::{detached, Text};
@@ -312,7 +313,7 @@ fn is_valid(py: Python<'_>, s: &Bound<'_, PyString>, rule: &str, profile: &str) 
 /// The value of a library call on `input`'s text, or its error as a
 /// Python exception: `ParseError` with the details, about the first lone
 /// surrogate of a string that has them (unless an error comes before it).
-fn parsed<T>(
+pub(crate) fn parsed<T>(
     py: Python<'_>,
     input: &Text<'_, '_>,
     result: Result<T, iribis::ParseError>,
@@ -690,6 +691,7 @@ fn _iribis(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(to_uri, m)?)?;
     m.add_function(wrap_pyfunction!(to_iri, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(readings::readings, m)?)?;
     batch::register(m)?;
     Ok(())
 }

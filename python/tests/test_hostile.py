@@ -225,6 +225,7 @@ def test_item20_every_parsing_function_raises_parse_error():
         lambda: iribis.to_uri("http://a/\udc00"),
         lambda: iribis.to_uri("http://a/\udc00", profile="leiri"),
         lambda: iribis.to_iri("http://a/\udc00"),
+        lambda: iribis.readings("http://a/\udc00"),
     ]
     for call in calls:
         with pytest.raises(iribis.ParseError, match="lone surrogate"):
@@ -484,6 +485,7 @@ CALLS = [
     lambda: iribis.to_uri(arg(), idna=rng.random() < 0.5, query_charset=rng.choice([None, "utf-8", "windows-1252", "shift_jis", text(), thing()]),
                           profile=rng.choice(["rfc3987bis", "leiri", text()])),
     lambda: iribis.to_iri(arg(), idna=rng.random() < 0.5),
+    lambda: iribis.readings(arg(), profile=rng.choice(["rfc3987bis", "rfc3986", text(), thing()])),
     lambda: iribis.check(arg(), severities=severities()),
     lambda: iribis.is_valid_many(batch(), **keyword()),
     lambda: iribis.check_many(batch(), severities=severities()),

@@ -119,6 +119,10 @@ pub struct CheckOptions {
     /// `spoof` feature, which the host spoofing codes need).
     #[cfg(feature = "spoof")]
     pub protected_domains: crate::spoof::ProtectedDomains,
+    /// The hosts every reading may reach; any other is `HOST_NOT_ALLOWED`
+    /// (with the `readings` feature, which the `READING_` codes need too).
+    #[cfg(feature = "readings")]
+    pub allowed_hosts: Option<crate::readings::AllowedHosts>,
 }
 
 impl CheckOptions {
@@ -145,6 +149,27 @@ impl CheckOptions {
     #[cfg(feature = "spoof")]
     pub fn protected_domains(mut self, domains: crate::spoof::ProtectedDomains) -> Self {
         self.protected_domains = domains;
+        self
+    }
+
+    /// Reports every host a reading of the input reaches (3987bis, the
+    /// WHATWG URL Standard, inet_aton, a decoding reader) that `hosts` does
+    /// not allow (`HOST_NOT_ALLOWED`).
+    ///
+    /// ```
+    /// use iribis::check::{check, CheckOptions, Code};
+    /// use iribis::readings::AllowedHosts;
+    ///
+    /// let options = CheckOptions::new().allowed_hosts(AllowedHosts::parse("good.example\n")?);
+    /// assert!(check("https://good.example/a", &options).valid);
+    /// let report = check("https://evil.example%2f@good.example/", &options);
+    /// assert!(!report.valid);
+    /// assert!(report.violations.iter().any(|v| v.code == Code::HostNotAllowed));
+    /// # Ok::<(), String>(())
+    /// ```
+    #[cfg(feature = "readings")]
+    pub fn allowed_hosts(mut self, hosts: crate::readings::AllowedHosts) -> Self {
+        self.allowed_hosts = Some(hosts);
         self
     }
 }
@@ -181,6 +206,10 @@ pub struct Violation {
     /// assert_eq!(v.expected.last(), Some(&Expected::End));
     /// ```
     pub expected: Vec<crate::error::Expected>,
+    /// On a `READING_` finding and `HOST_NOT_ALLOWED`: what the other
+    /// readers read (with the `readings` feature).
+    #[cfg(feature = "readings")]
+    pub detail: Option<Box<crate::readings::Detail>>,
 }
 
 impl Violation {
@@ -289,6 +318,10 @@ impl Checker {
 #[derive(Clone, Debug, Default)]
 struct HostMemo {
     verdicts: std::collections::HashMap<Box<str>, HostVerdict>,
+    /// Whether every reader reads an internationalized name alike, by name
+    /// and kind of scheme (`readings::host_reads_alike`).
+    #[cfg(feature = "readings")]
+    alike: std::collections::HashMap<(Box<str>, u8), bool>,
     capacity: usize,
 }
 
@@ -315,6 +348,24 @@ impl HostMemo {
             self.verdicts.insert(host.into(), verdict);
         }
         std::borrow::Cow::Borrowed(&self.verdicts[host])
+    }
+
+    /// Whether every reader reads the internationalized name `host` alike
+    /// under a scheme of `kind`, remembered or worked out.
+    #[cfg(feature = "readings")]
+    fn reads_alike(&mut self, host: &str, kind: u8) -> bool {
+        if self.capacity == 0 || host.len() > Self::LONGEST {
+            return crate::readings::host_reads_alike(host, kind);
+        }
+        if let Some(&alike) = self.alike.get(&(Box::from(host), kind)) {
+            return alike;
+        }
+        if self.alike.len() >= self.capacity {
+            self.alike.clear();
+        }
+        let alike = crate::readings::host_reads_alike(host, kind);
+        self.alike.insert((host.into(), kind), alike);
+        alike
     }
 }
 
@@ -396,6 +447,8 @@ fn check_with(input: &str, options: &CheckOptions, hosts: &mut HostMemo) -> Repo
             } else {
                 Vec::new()
             },
+            #[cfg(feature = "readings")]
+            detail: f.detail,
         })
         .collect();
     violations.sort_by_key(|v| (v.byte, v.code));
@@ -448,6 +501,8 @@ struct Finding {
     end: usize,
     component: Component,
     message: String,
+    #[cfg(feature = "readings")]
+    detail: Option<Box<crate::readings::Detail>>,
 }
 
 impl Findings<'_> {
@@ -465,6 +520,8 @@ impl Findings<'_> {
             end,
             component,
             message,
+            #[cfg(feature = "readings")]
+            detail: None,
         });
     }
 
@@ -566,10 +623,113 @@ fn check_parsed(
     check_percent_encodings(r, found);
     check_pieces(r, found);
     check_scheme(r, found);
-    check_userinfo(r, found);
+    check_userinfo(r, scheme, found);
     check_port(r, scheme, found);
-    check_host(r, scheme, options, hosts, found);
+    // Whether the host is a plain ASCII name (no character outside ASCII,
+    // no percent-encoding, no A-label): the host checks and the readings'
+    // cheap look both ask.
+    let host = r.host();
+    let plain = match host {
+        Some(Host::RegName(h)) => crate::host::is_plain_ascii_name(h),
+        _ => false,
+    };
+    check_host(r, host, scheme, plain, options, hosts, found);
     check_path(r, found);
+    #[cfg(feature = "readings")]
+    check_readings(r, host, scheme, plain, options, hosts, found);
+}
+
+/// Whether the path can read otherwise in a browser: it has a `%2e`
+/// (which the percent-encoding checks have found as an encoded unreserved
+/// character), a LEIRI's backslash, or a drive letter before a dot segment
+/// (which rust-url keeps in every scheme). The findings so far answer for
+/// the first and the last, with no second look at the path.
+#[cfg(feature = "readings")]
+fn path_may_differ(r: &IriRef<&str>, options: &CheckOptions, found: &Findings<'_>) -> bool {
+    let input = r.as_str();
+    let path = r.path();
+    found.list.iter().any(|f| match f.code {
+        Code::PercentEncodedUnreserved => {
+            f.component == Component::Path
+                && input
+                    .get(f.start..f.start + 3)
+                    .is_some_and(|e| e.eq_ignore_ascii_case("%2e"))
+        }
+        Code::DotSegment => memchr::memchr(b':', path.as_bytes()).is_some(),
+        _ => false,
+    }) || (options.profile == Profile::Leiri && memchr::memchr(b'\\', path.as_bytes()).is_some())
+}
+
+/// Where other readers read the input otherwise (`READING_` codes), and
+/// the hosts of all readings outside the allowed ones. The readings are
+/// computed only where a cheap look says they can part
+/// ([`crate::readings::host_may_differ`], remembered per internationalized
+/// name, and [`crate::readings::rest_may_differ`]) or
+/// the allowed hosts need them.
+#[cfg(feature = "readings")]
+fn check_readings(
+    r: &IriRef<&str>,
+    host: Option<Host<'_>>,
+    scheme: Option<&str>,
+    plain: bool,
+    options: &CheckOptions,
+    hosts: &mut HostMemo,
+    found: &mut Findings<'_>,
+) {
+    use crate::readings::{host_may_differ, rest_may_differ, scheme_kind, HostLook};
+    let allowed = options.allowed_hosts.as_ref();
+    if allowed.is_none() && !rest_may_differ(r) && !path_may_differ(r, options, found) {
+        match host_may_differ(r, host, scheme, plain) {
+            HostLook::Alike => return,
+            HostLook::Name => {
+                let name = r.host_str().unwrap_or("");
+                if hosts.reads_alike(name, scheme_kind(r.scheme())) {
+                    return;
+                }
+            }
+            HostLook::Maybe => {}
+        }
+    }
+    let all = crate::readings::readings(r);
+    for d in all.differences() {
+        found.list.push(Finding {
+            code: d.code,
+            start: d.start,
+            end: d.end,
+            component: d.component,
+            message: d.message.clone(),
+            detail: Some(Box::new(all.detail(d))),
+        });
+    }
+    let Some(allowed) = allowed else { return };
+    let (start, end, component) = match r.host_str() {
+        Some(h) if !h.is_empty() => (found.offset(h), found.offset(h) + h.len(), Component::Host),
+        _ => (0, r.as_str().len(), Component::Input),
+    };
+    for (host, readers) in allowed.outside(&all) {
+        let shown = if host.is_empty() {
+            "the empty host".to_owned()
+        } else {
+            format!("'{host}'")
+        };
+        let message = format!(
+            "{shown} is not an allowed host, and {} it",
+            crate::readings::reach(&readers)
+        );
+        found.list.push(Finding {
+            code: Code::HostNotAllowed,
+            start,
+            end,
+            component,
+            message,
+            detail: Some(Box::new(crate::readings::Detail {
+                address_class: crate::readings::address_class_of(&host),
+                reached: Some(host),
+                readers,
+                whatwg: all.whatwg_parts(),
+            })),
+        });
+    }
 }
 
 /// Characters, one by one: bidi formatting characters, joiners,
@@ -735,7 +895,21 @@ fn check_scheme(r: &IriRef<&str>, found: &mut Findings<'_>) {
     }
 }
 
-fn check_userinfo(r: &IriRef<&str>, found: &mut Findings<'_>) {
+fn check_userinfo(r: &IriRef<&str>, scheme: Option<&str>, found: &mut Findings<'_>) {
+    if let (Some(u), Some(host)) = (r.userinfo(), r.host_str()) {
+        if scheme.is_some_and(|s| DNS_SCHEMES.contains(&s)) {
+            if let Some(shape) = host_shaped(u) {
+                let start = found.offset(u);
+                found.push(
+                    Code::UserinfoLooksLikeHost,
+                    start,
+                    start + u.len(),
+                    Component::Userinfo,
+                    format!("the userinfo starts with '{shape}', shaped like a host, but the host is '{host}': people read this link as going to {shape}"),
+                );
+            }
+        }
+    }
     if let Some(u) = r.userinfo() {
         // "unless the data after the colon is the empty string (indicating
         // no password)" (RFC 3986 §3.2.1).
@@ -750,6 +924,27 @@ fn check_userinfo(r: &IriRef<&str>, found: &mut Findings<'_>) {
             );
         }
     }
+}
+
+/// The start of a userinfo when it is shaped like a host (RFC 3986 §7.6):
+/// after percent-decoding, its leading run of letters, digits, `-` and `.`
+/// is two or more labels whose last is alphabetic and two letters or more
+/// (like a top-level domain: `google.com`, `cnn.example.com` in
+/// `cnn.example.com&story=x`), or a dotted-decimal IPv4 address.
+fn host_shaped(userinfo: &str) -> Option<String> {
+    let decoded = percent_encoding::percent_decode_str(userinfo).decode_utf8_lossy();
+    let end = decoded
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '.'))
+        .unwrap_or(decoded.len());
+    let run = decoded[..end].trim_end_matches('.');
+    let labels: Vec<&str> = run.split('.').collect();
+    let last = labels.last().copied().unwrap_or("");
+    let name = labels.len() >= 2
+        && labels.iter().all(|l| !l.is_empty())
+        && last.len() >= 2
+        && last.bytes().all(|b| b.is_ascii_alphabetic());
+    let address = run.parse::<std::net::Ipv4Addr>().is_ok();
+    (name || address).then(|| run.to_owned())
 }
 
 /// An empty port, one out of range, the scheme's default port.
@@ -806,7 +1001,9 @@ fn check_port(r: &IriRef<&str>, scheme: Option<&str>, found: &mut Findings<'_>) 
 /// domains of the spoofing checks.
 fn check_host(
     r: &IriRef<&str>,
+    host: Option<Host<'_>>,
     scheme: Option<&str>,
+    plain: bool,
     options: &CheckOptions,
     hosts: &mut HostMemo,
     found: &mut Findings<'_>,
@@ -831,7 +1028,7 @@ fn check_host(
             ),
         );
     }
-    if let Some(Host::RegName(h)) = r.host() {
+    if let Some(Host::RegName(h)) = host {
         let start = found.offset(h);
         if h.is_ascii() && h.bytes().any(|b| b.is_ascii_uppercase()) && !h.contains('%') {
             found.push(
@@ -844,7 +1041,7 @@ fn check_host(
         }
         // Neither check has anything to say of a plain ASCII name, most
         // names: no look-up for them.
-        if crate::host::is_plain_ascii_name(h) && protected_domains_empty(options) {
+        if plain && protected_domains_empty(options) {
             return;
         }
         let verdict = hosts.verdict(h, options, needs_host);

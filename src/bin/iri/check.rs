@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anstyle::{AnsiColor, Style};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use iribis::check::{CheckOptions, Checker, Code, Preset, Report, Severities, Severity};
+use iribis::readings::AllowedHosts;
 use iribis::render::{escape_invisible, escape_line};
 use iribis::spoof::ProtectedDomains;
 use iribis::Profile;
@@ -52,6 +53,11 @@ pub(crate) struct Args {
     /// `#` comments) without being it: HOST_PROTECTED_LOOKALIKE.
     #[arg(long, value_name = "FILE")]
     protected_domains: Option<PathBuf>,
+    /// Report every host a reading of the input reaches (3987bis, browsers,
+    /// inet_aton, a decoding reader) that is not in this list (one host or
+    /// `*.suffix` per line, `#` comments): HOST_NOT_ALLOWED, an error.
+    #[arg(long, value_name = "FILE")]
+    allowed_hosts: Option<PathBuf>,
     /// Print every code with its default severity and spec section, and
     /// exit.
     #[arg(long)]
@@ -200,10 +206,21 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
         }
         None => ProtectedDomains::new(),
     };
-    let options = CheckOptions::new()
+    let mut options = CheckOptions::new()
         .profile(args.profile)
         .severities(severities)
         .protected_domains(protected_domains);
+    if let Some(path) = &args.allowed_hosts {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        let hosts = AllowedHosts::parse(&text).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: {e}", path.display()),
+            )
+        })?;
+        options = options.allowed_hosts(hosts);
+    }
     let format = if args.json { Format::Json } else { args.format };
     if let Some(from) = args.from {
         return documents::run(documents::Request {
@@ -341,7 +358,7 @@ fn check_lines(
 /// or already, on this one (a batch too small to share). Each part has a
 /// checker of its own, given back with its answers.
 enum Checked<'scope> {
-    Done(Answers, Checker),
+    Done(Answers, Box<Checker>),
     Running(Vec<std::thread::ScopedJoinHandle<'scope, (Answers, Checker)>>),
 }
 
@@ -371,7 +388,7 @@ impl<'scope> Checked<'scope> {
         };
         if batch.len() < 256 {
             let (answers, checker) = check_part(batch, lend());
-            return Checked::Done(answers, checker);
+            return Checked::Done(answers, Box::new(checker));
         }
         let chunk = batch.len().div_ceil(cores);
         let mut parts = Vec::with_capacity(cores);
@@ -396,7 +413,7 @@ impl<'scope> Checked<'scope> {
     /// the checkers given back.
     fn wait(self) -> (Answers, Vec<Checker>) {
         match self {
-            Checked::Done(all, checker) => (all, vec![checker]),
+            Checked::Done(all, checker) => (all, vec![*checker]),
             Checked::Running(parts) => {
                 let mut all = Vec::new();
                 let mut checkers = Vec::with_capacity(parts.len());
@@ -590,7 +607,11 @@ fn write_json_line<W: Write>(
     out.spill_if_full()
 }
 
-/// A finding as the JSON output has it.
+/// A finding as the JSON output has it. A `READING_` finding and
+/// `HOST_NOT_ALLOWED` add what the other readers read: `readers`,
+/// `reached` and `address_class` when they reach a host, and `whatwg`
+/// (`null` when the WHATWG URL Standard rejects the input or does not read
+/// it).
 #[derive(serde::Serialize)]
 struct ViolationJson<'a> {
     code: &'static str,
@@ -601,10 +622,26 @@ struct ViolationJson<'a> {
     char: usize,
     len: usize,
     component: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    readers: Option<Vec<&'static str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reached: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    address_class: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    whatwg: Option<Option<WhatwgJson<'a>>>,
+}
+
+/// The WHATWG URL Standard's host and path, on a reading finding.
+#[derive(serde::Serialize)]
+struct WhatwgJson<'a> {
+    host: Option<&'a str>,
+    path: &'a str,
 }
 
 impl<'a> ViolationJson<'a> {
     fn of(v: &'a iribis::check::Violation) -> Self {
+        let detail = v.detail.as_deref();
         ViolationJson {
             code: v.code.name(),
             severity: v.severity.name(),
@@ -614,6 +651,15 @@ impl<'a> ViolationJson<'a> {
             char: v.char,
             len: v.len,
             component: v.component.name(),
+            readers: detail.map(|d| d.readers.iter().map(|r| r.name()).collect()),
+            reached: detail.and_then(|d| d.reached.as_deref()),
+            address_class: detail.and_then(|d| d.address_class).map(|c| c.name()),
+            whatwg: detail.map(|d| {
+                d.whatwg.as_ref().map(|w| WhatwgJson {
+                    host: w.host.as_deref(),
+                    path: &w.path,
+                })
+            }),
         }
     }
 }

@@ -12,6 +12,7 @@ mod man;
 mod normalize;
 mod output;
 mod parse;
+mod readings;
 mod resolve;
 mod serve;
 mod tree;

@@ -31,6 +31,12 @@ pub(crate) struct Args {
     /// One JSON object per input, one per line.
     #[arg(long)]
     json: bool,
+    /// Also show what other readers read: browsers (the WHATWG URL
+    /// Standard), inet_aton (C resolvers) for a numeric-looking host, a
+    /// reader that percent-decodes first; side by side, the components
+    /// that differ marked (with --json, `readings` and `differences`).
+    #[arg(long, conflicts_with = "grammar")]
+    readings: bool,
     #[command(flatten)]
     preprocess: crate::inputs::Preprocess,
 }
@@ -71,6 +77,12 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     }
     let rule = rule_arg(&args.rule).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
     check_rule(rule, args.profile)?;
+    if args.readings && rule != GrammarRule::IRI_REFERENCE {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "--readings reads whole references: it takes no --rule",
+        ));
+    }
     let shape = Shape {
         head: Vec::new(),
         input: "input",
@@ -86,6 +98,20 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
             Components::parse(text, rule, args.profile)
         };
         match result {
+            Ok(_) if args.readings => {
+                let r = match IriRef::parse_with(text, &ParseOptions::new().profile(args.profile)) {
+                    Ok(r) => r,
+                    Err(e) => return Answer::failed(Failure::parse(e)),
+                };
+                let all = iribis::readings::readings(&r);
+                if args.json {
+                    let mut m = fields(&Components::from(r));
+                    crate::readings::add_json(&mut m, text, &all);
+                    Answer::ok(m, String::new())
+                } else {
+                    Answer::ok(Map::new(), crate::readings::side_by_side(text, &all))
+                }
+            }
             Ok(c) if args.json && rule == GrammarRule::IRI_REFERENCE => {
                 let plain = output::is_json_plain(text);
                 Answer::ok_raw(Fields::of(&c).json(plain), String::new()).with_plain_input(plain)

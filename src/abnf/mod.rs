@@ -42,6 +42,7 @@ pub const MAX_REPETITION: u32 = 10_000;
 
 /// The stack of the thread the ABNF text is parsed on (the abnf crate's
 /// parser recurses on groups, at most [`MAX_NESTING`] deep).
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 const READER_STACK: usize = 256 << 20;
 
 /// What a rule matches.
@@ -386,6 +387,11 @@ fn read(text: &str, origin: &str) -> Result<Vec<(abnf::types::Rule, Node)>, Abnf
             })
             .map_err(|e| syntax_error(&e.to_string(), origin))
     };
+    // No threads in WebAssembly (see `lab::limits::on_big_stack`): read on
+    // the caller's stack, which the wasm MAX_NESTING is sized for.
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    return run();
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
     std::thread::scope(|s| {
         let thread = std::thread::Builder::new()
             .name("iribis-abnf".into())

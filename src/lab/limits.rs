@@ -22,6 +22,7 @@ pub const MAX_EXPRESSIONS: u64 = 1_000_000;
 /// space, of which only what a recursion touches is ever committed. pest_meta
 /// recurses over rule references and expressions (about 1 KiB a level in a
 /// debug build); [`MAX_EXPRESSIONS`] bounds the levels.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 pub(crate) const STACK: usize = 2 << 30;
 
 std::thread_local! {
@@ -37,6 +38,13 @@ pub(crate) fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, S
     if ON_BIG_STACK.with(|on| on.get()) {
         return Ok(f());
     }
+    // WebAssembly in a browser or Node has no threads: the lab runs on the
+    // caller's stack, which the wasm limits of MAX_NESTING and
+    // MAX_EXPRESSIONS are sized for (the page's worker also treats a trap
+    // as a limit reached, and starts afresh).
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    return Ok(f());
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
     std::thread::scope(|s| {
         let handle = std::thread::Builder::new()
             .name("iribis-lab".into())

@@ -31,8 +31,15 @@ use std::path::Path;
 /// The deepest nesting of groups (`( )`, `[ ]`) an ABNF text may have; the
 /// grammar lab holds runtime pest grammars to the same number of nested
 /// brackets. Reading is recursive, so a deeper text is refused before it is
-/// parsed: `grammar nesting deeper than 1,000 levels`.
+/// parsed: `grammar nesting deeper than 1,000 levels`. In WebAssembly
+/// (`wasm32-unknown-unknown`, the playground's static page), where the
+/// readers run on the caller's stack, 100.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 pub const MAX_NESTING: usize = 1000;
+/// The deepest nesting of groups: 100 in WebAssembly, whose readers run on
+/// the caller's stack (no threads); 1,000 natively.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub const MAX_NESTING: usize = 100;
 
 /// The largest repetition count (`n*m` in ABNF, `{n}` in pest) the grammar
 /// lab accepts: `repetition count 100000 is larger than 10000`. A count is

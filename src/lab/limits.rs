@@ -15,8 +15,15 @@ pub use crate::abnf::{MAX_NESTING, MAX_REPETITION};
 /// unrolled its repetitions (`e{3}` is three copies of `e`, `e+` two): each
 /// string, character, range, rule reference and operator counts one. It
 /// bounds the memory pest_meta takes and the depth of every recursion over
-/// the grammar, which the lab's 2 GiB thread stack is sized for.
+/// the grammar, which the lab's 2 GiB thread stack is sized for. In
+/// WebAssembly (`wasm32-unknown-unknown`, the playground's static page),
+/// which has no threads and runs the lab on the caller's stack, 100,000.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 pub const MAX_EXPRESSIONS: u64 = 1_000_000;
+/// The most expressions a runtime pest grammar may have: 100,000 in
+/// WebAssembly, whose lab runs on the caller's stack; 1,000,000 natively.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub const MAX_EXPRESSIONS: u64 = 100_000;
 
 /// The stack of the thread that loads and checks grammars: 2 GiB of address
 /// space, of which only what a recursion touches is ever committed. pest_meta

@@ -44,8 +44,14 @@ pub const MAX_NESTING: usize = 100;
 /// The largest repetition count (`n*m` in ABNF, `{n}` in pest) the grammar
 /// lab accepts: `repetition count 100000 is larger than 10000`. A count is
 /// copied out in full by pest (`e{n}` is n copies of `e`) and by the strings
-/// the lab derives from a rule.
+/// the lab derives from a rule. In WebAssembly (the playground's static
+/// page), where the copies are walked on the caller's stack, 1,000.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 pub const MAX_REPETITION: u32 = 10_000;
+/// The largest repetition count: 1,000 in WebAssembly, whose lab walks the
+/// copies on the caller's stack; 10,000 natively.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub const MAX_REPETITION: u32 = 1_000;
 
 /// The stack of the thread the ABNF text is parsed on (the abnf crate's
 /// parser recurses on groups, at most [`MAX_NESTING`] deep).

@@ -9,7 +9,7 @@
 //   ajv.validate({ format: "iri" }, "http://例え.jp/"); // true
 "use strict";
 
-const { isValid } = require("./iribis.js");
+const { Validator } = require("./iribis.js");
 
 /** Each format, the rule and the profile it is checked with. */
 const FORMATS = Object.freeze({
@@ -31,7 +31,8 @@ function iribisFormats(ajv, formats) {
     if (!options) {
       throw new RangeError(`unknown format ${JSON.stringify(name)}: iribis checks ${Object.keys(FORMATS).join(", ")}`);
     }
-    ajv.addFormat(name, { type: "string", validate: (s) => isValid(s, options) });
+    const validator = new Validator(options);
+    ajv.addFormat(name, { type: "string", validate: (s) => validator.isValid(s) });
   }
   return ajv;
 }

@@ -132,6 +132,33 @@ export interface CompareOptions {
   /** Leave fragments out (§5.1). */
   ignoreFragment?: boolean;
 }
+
+/** Whether `s` matches the start rule (IRI-reference by default) under the profile (rfc3987bis by default). */
+export function isValid(s: string, options?: RuleOptions | null): boolean;
+/** A start rule and profile resolved once: `isValid` for many strings, about three times faster a call than isValid(s, options). */
+export class Validator {
+  constructor(options?: RuleOptions | null);
+  /** Whether `s` matches the start rule. */
+  isValid(s: string): boolean;
+  /** Frees the validator now (it is freed when collected otherwise). */
+  free(): void;
+}
+/** The components of `s` parsed from the start rule; throws an IriParseError when it does not match. */
+export function parse(s: string, options?: RuleOptions | null): IriRef;
+/** The conformance report of `s`: every finding not allowed by the severities, in input order. */
+export function check(s: string, options?: CheckOptions | null): CheckReport;
+/** IRI → URI (3987bis §3): characters not allowed in a URI percent-encoded as UTF-8; with `idna`, registered names through IDNA. */
+export function toUri(s: string, options?: ToUriOptions | null): string;
+/** URI → IRI (3987bis §4.2): percent-encoded UTF-8 decoded where allowed and safe to show. */
+export function toIri(s: string, options?: ToIriOptions | null): string;
+/** Resolves `reference` against the IRI `base` (RFC 3986 §5.2). */
+export function resolve(base: string, reference: string, options?: ResolveOptions | null): string;
+/** The shortest reference that resolves against the IRI `base` to the IRI `target`. */
+export function relativize(base: string, target: string): string;
+/** The normal form of `s` (RFC 3987 §5.3.2, or §5.3.3 with level "scheme"). */
+export function normalize(s: string, options?: NormalizeOptions | null): string;
+/** The lowest rung of RFC 3987 §5.3's ladder at which `a` and `b` are equivalent, or null. */
+export function compare(a: string, b: string, options?: CompareOptions | null): Level | null;
 "#;
 
 /// An `Error` named `IriParseError` with the parse error's details.
@@ -166,6 +193,25 @@ fn set(o: &JsValue, key: &str, value: impl Into<JsValue>) {
     let _ = Reflect::set(o, &JsValue::from_str(key), &value.into());
 }
 
+thread_local! {
+    /// The option names as JS strings, made once: decoding a string out of
+    /// the module's memory costs more than the rest of an `isValid` call.
+    static KEYS: std::cell::RefCell<Vec<(String, JsValue)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The JS string `key`, made once.
+fn js_key(key: &str) -> JsValue {
+    KEYS.with(|keys| {
+        let mut keys = keys.borrow_mut();
+        if let Some((_, v)) = keys.iter().find(|(k, _)| k == key) {
+            return v.clone();
+        }
+        let v = JsValue::from_str(key);
+        keys.push((key.to_string(), v.clone()));
+        v
+    })
+}
+
 /// `Some(s)` as a string, `None` as `null`.
 fn nullable(s: Option<&str>) -> JsValue {
     s.map_or(JsValue::NULL, JsValue::from_str)
@@ -187,7 +233,7 @@ impl Options {
 
     fn get(&self, key: &str) -> Result<Option<JsValue>, JsValue> {
         let Some(o) = &self.0 else { return Ok(None) };
-        let v = Reflect::get(o, &JsValue::from_str(key))?;
+        let v = Reflect::get(o, &js_key(key))?;
         Ok(Some(v).filter(|v| !v.is_undefined() && !v.is_null()))
     }
 
@@ -221,7 +267,38 @@ impl Options {
 
     /// The profile and the start rule (`IRI-reference` by default; under
     /// `rfc3986` the IRI reference-level rules stand for the URI ones).
+    /// The last few answers are kept by the options' values: `isValid` in
+    /// a loop, and the ajv plugin, pass the same names again and again, and
+    /// finding a rule by name costs several times matching a reference.
     fn start(&self) -> Result<(Profile, GrammarRule), JsValue> {
+        let profile = self.get("profile")?.unwrap_or(JsValue::UNDEFINED);
+        let rule = self.get("rule")?.unwrap_or(JsValue::UNDEFINED);
+        let known = STARTS.with(|starts| {
+            starts
+                .borrow()
+                .iter()
+                .find(|s| s.profile == profile && s.rule == rule)
+                .map(|s| s.start)
+        });
+        if let Some(start) = known {
+            return Ok(start);
+        }
+        let start = self.resolve_start()?;
+        STARTS.with(|starts| {
+            let mut starts = starts.borrow_mut();
+            if starts.len() == STARTS_KEPT {
+                starts.remove(0);
+            }
+            starts.push(Start {
+                profile,
+                rule,
+                start,
+            });
+        });
+        Ok(start)
+    }
+
+    fn resolve_start(&self) -> Result<(Profile, GrammarRule), JsValue> {
         let profile = self.profile()?;
         let rule = match self.string("rule")? {
             None => GrammarRule::IRI_REFERENCE,
@@ -242,24 +319,59 @@ impl Options {
     }
 }
 
+/// A start rule found for the option values `profile` and `rule` (JS
+/// strings, or `undefined`), compared with `===`.
+struct Start {
+    profile: JsValue,
+    rule: JsValue,
+    start: (Profile, GrammarRule),
+}
+
+/// How many [`Start`]s are kept: the four formats of the ajv plugin, and
+/// some.
+const STARTS_KEPT: usize = 8;
+
+thread_local! {
+    static STARTS: std::cell::RefCell<Vec<Start>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Whether `s` matches the start rule (`rule`, default `IRI-reference`)
 /// under `profile` (default `rfc3987bis`).
-#[wasm_bindgen(js_name = isValid)]
-pub fn is_valid(
-    s: &str,
-    #[wasm_bindgen(unchecked_param_type = "RuleOptions")] options: JsValue,
-) -> Result<bool, JsValue> {
+#[wasm_bindgen(js_name = isValid, skip_typescript)]
+pub fn is_valid(s: &str, options: JsValue) -> Result<bool, JsValue> {
     let (profile, rule) = Options::new(options)?.start()?;
     Ok(rule.matches(s, profile))
 }
 
+/// A start rule and profile resolved once, for many strings: `isValid`
+/// without reading options on every call (the ajv plugin's formats).
+#[wasm_bindgen(skip_typescript)]
+pub struct Validator {
+    profile: Profile,
+    rule: GrammarRule,
+}
+
+#[wasm_bindgen]
+impl Validator {
+    /// The validator of the start rule and profile of `options` (as
+    /// [`is_valid`]'s).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<Validator, JsValue> {
+        let (profile, rule) = Options::new(options)?.resolve_start()?;
+        Ok(Validator { profile, rule })
+    }
+
+    /// Whether `s` matches the start rule.
+    #[wasm_bindgen(js_name = isValid)]
+    pub fn is_valid(&self, s: &str) -> bool {
+        self.rule.matches(s, self.profile)
+    }
+}
+
 /// The components of `s` parsed from the start rule, or an
 /// `IriParseError`.
-#[wasm_bindgen(unchecked_return_type = "IriRef")]
-pub fn parse(
-    s: &str,
-    #[wasm_bindgen(unchecked_param_type = "RuleOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(skip_typescript)]
+pub fn parse(s: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let (profile, rule) = Options::new(options)?.start()?;
     let c = Components::parse(s, rule, profile).map_err(|e| parse_error(&e))?;
     let reference = ["IRI-reference", "IRI", "absolute-IRI", "irelative-ref"]
@@ -279,7 +391,11 @@ pub fn parse(
     set(&o, "hostType", nullable(c.host().map(|h| h.kind_name())));
     set(&o, "port", nullable(c.port()));
     let number = c.port().and_then(|p| p.parse::<u16>().ok());
-    set(&o, "portNumber", number.map_or(JsValue::NULL, JsValue::from));
+    set(
+        &o,
+        "portNumber",
+        number.map_or(JsValue::NULL, JsValue::from),
+    );
     set(&o, "path", nullable(path));
     set(&o, "query", nullable(c.query()));
     set(&o, "fragment", nullable(c.fragment()));
@@ -327,9 +443,7 @@ fn check_options(options: &Options) -> Result<CheckOptions, JsValue> {
                     continue;
                 }
                 let code = Code::from_name(&key).ok_or_else(|| {
-                    range_error(&format!(
-                        "unknown code {key:?}: see `iri check --explain`"
-                    ))
+                    range_error(&format!("unknown code {key:?}: see `iri check --explain`"))
                 })?;
                 let severity = map.string(&key)?.unwrap_or_default();
                 s = s.set(code, severity_of(&severity)?);
@@ -361,11 +475,8 @@ fn finding(v: &Violation) -> JsValue {
 /// The conformance report of `s`: whether it is valid, and every finding
 /// not allowed by the severities, in input order (an input that does not
 /// parse gets one `SYNTAX_ERROR`).
-#[wasm_bindgen(unchecked_return_type = "CheckReport")]
-pub fn check(
-    s: &str,
-    #[wasm_bindgen(unchecked_param_type = "CheckOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(skip_typescript)]
+pub fn check(s: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let options = check_options(&Options::new(options)?)?;
     let report = iribis::check(s, &options);
     let o: JsValue = Object::new().into();
@@ -386,11 +497,8 @@ fn convert_error(e: &ConvertError) -> JsValue {
 
 /// IRI → URI (3987bis §3): every character not allowed in a URI becomes the
 /// `%HH` of its UTF-8 octets; with `idna`, registered names go through IDNA.
-#[wasm_bindgen(js_name = toUri)]
-pub fn to_uri(
-    s: &str,
-    #[wasm_bindgen(unchecked_param_type = "ToUriOptions")] options: JsValue,
-) -> Result<String, JsValue> {
+#[wasm_bindgen(js_name = toUri, skip_typescript)]
+pub fn to_uri(s: &str, options: JsValue) -> Result<String, JsValue> {
     let options = Options::new(options)?;
     let mut o = ToUriOptions::new()
         .idna(options.boolean("idna", false)?)
@@ -404,11 +512,8 @@ pub fn to_uri(
 /// URI → IRI (3987bis §4.2): percent-encoded UTF-8 decoded where the
 /// character is allowed and safe to show; `xn--` labels decoded unless they
 /// fail the spoofing checks (`idna: false` keeps them).
-#[wasm_bindgen(js_name = toIri)]
-pub fn to_iri(
-    s: &str,
-    #[wasm_bindgen(unchecked_param_type = "ToIriOptions")] options: JsValue,
-) -> Result<String, JsValue> {
+#[wasm_bindgen(js_name = toIri, skip_typescript)]
+pub fn to_iri(s: &str, options: JsValue) -> Result<String, JsValue> {
     let idna = Options::new(options)?.boolean("idna", true)?;
     iribis::to_iri(s, &ToIriOptions::new().idna(idna)).map_err(|e| convert_error(&e))
 }
@@ -425,12 +530,8 @@ fn iri<'a>(s: &'a str, what: &str) -> Result<Iri<&'a str>, JsValue> {
 }
 
 /// Resolves `reference` against the IRI `base` (RFC 3986 §5.2).
-#[wasm_bindgen]
-pub fn resolve(
-    base: &str,
-    reference: &str,
-    #[wasm_bindgen(unchecked_param_type = "ResolveOptions")] options: JsValue,
-) -> Result<String, JsValue> {
+#[wasm_bindgen(skip_typescript)]
+pub fn resolve(base: &str, reference: &str, options: JsValue) -> Result<String, JsValue> {
     let strict = Options::new(options)?.boolean("strict", true)?;
     let base = iri(base, "base")?;
     let reference = IriRef::parse(reference).map_err(|e| parse_error(&e))?;
@@ -440,7 +541,7 @@ pub fn resolve(
 }
 
 /// The shortest reference that resolves against `base` to `target`.
-#[wasm_bindgen]
+#[wasm_bindgen(skip_typescript)]
 pub fn relativize(base: &str, target: &str) -> Result<String, JsValue> {
     let base = iri(base, "base")?;
     let target = iri(target, "target")?;
@@ -457,11 +558,8 @@ fn level_of(options: &Options, default: Level) -> Result<Level, JsValue> {
 }
 
 /// The normal form of `s` at `level` (`syntax` by default, or `scheme`).
-#[wasm_bindgen]
-pub fn normalize(
-    s: &str,
-    #[wasm_bindgen(unchecked_param_type = "NormalizeOptions")] options: JsValue,
-) -> Result<String, JsValue> {
+#[wasm_bindgen(skip_typescript)]
+pub fn normalize(s: &str, options: JsValue) -> Result<String, JsValue> {
     let level = level_of(&Options::new(options)?, Level::Syntax)?;
     let r = IriRef::parse(s).map_err(|e| parse_error(&e))?;
     Ok(r.normalize_with(level).into_string())
@@ -469,12 +567,8 @@ pub fn normalize(
 
 /// The lowest rung of the comparison ladder (RFC 3987 §5.3), up to
 /// `level`, at which `a` and `b` are equivalent, or `null`.
-#[wasm_bindgen(unchecked_return_type = "Level | null")]
-pub fn compare(
-    a: &str,
-    b: &str,
-    #[wasm_bindgen(unchecked_param_type = "CompareOptions")] options: JsValue,
-) -> Result<JsValue, JsValue> {
+#[wasm_bindgen(skip_typescript)]
+pub fn compare(a: &str, b: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let options = Options::new(options)?;
     let level = level_of(&options, Level::Scheme)?;
     let ignore_fragment = options.boolean("ignoreFragment", false)?;

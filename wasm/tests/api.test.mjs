@@ -36,6 +36,17 @@ test("isValid: profiles and start rules", () => {
   assert.equal(iribis.isValid("http://h/\uD800"), false);
 });
 
+test("Validator: the options resolved once", () => {
+  const v = new iribis.Validator({ rule: "IRI" });
+  assert.equal(v.isValid("http://例え.jp/"), true);
+  assert.equal(v.isValid("//h/p"), false);
+  const uri = new iribis.Validator({ rule: "URI-reference", profile: "rfc3986" });
+  assert.equal(uri.isValid("http://例え.jp/"), false);
+  assert.equal(new iribis.Validator().isValid("../a"), true);
+  assert.throws(() => new iribis.Validator({ rule: "no-such-rule" }), RangeError);
+  v.free();
+});
+
 test("bad options: TypeError and RangeError, with the names to use", () => {
   assert.throws(() => iribis.isValid("a", { profile: "rfc9999" }), (e) => e instanceof RangeError && /rfc3987bis/.test(e.message));
   assert.throws(() => iribis.isValid("a", { rule: "no-such-rule" }), (e) => e instanceof RangeError && /IRI-reference/.test(e.message));
@@ -143,7 +154,7 @@ test("long and hostile inputs answer, never crash", () => {
   assert.equal(iribis.isValid(long), true);
   assert.equal(iribis.parse(long).path.length, (1 << 20) + 1);
   const bad = "http://h/" + "%".repeat(100_000);
-  assert.throws(() => iribis.parse(bad), { name: "IriParseError", char: 9 });
+  assert.throws(() => iribis.parse(bad), { name: "IriParseError", char: 10 });
   assert.equal(iribis.check(bad).valid, false);
   assert.equal(iribis.isValid("http://[" + ":".repeat(50_000) + "]/"), false);
   assert.equal(iribis.isValid("\u202Ehttp://h/"), false);

@@ -16,6 +16,8 @@ const resolved: string = iribis.resolve("http://a/", "b", { strict: false });
 const normal: string = iribis.normalize("http://a/", { level: "scheme" });
 const level: iribis.Level | null = iribis.compare("a:", "b:", { ignoreFragment: true });
 const rel: string = iribis.relativize("http://a/b", "http://a/c");
+const validator = new iribis.Validator({ rule: "IRI" });
+const fast: boolean = validator.isValid("http://h/");
 const ajv = iribisFormats(new Ajv2020(), ["iri", "uri"]);
 const formats = iribisFormats.FORMATS.iri.profile;
 
@@ -26,4 +28,4 @@ iribis.toUri("a", { idna: "yes" });
 // @ts-expect-error: no such format
 iribisFormats(new Ajv2020(), ["email"]);
 
-export { ok, port, host, codes, uri, iri, resolved, normal, level, rel, ajv, formats };
+export { fast, ok, port, host, codes, uri, iri, resolved, normal, level, rel, ajv, formats };

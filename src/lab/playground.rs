@@ -345,8 +345,9 @@ impl Explained {
 /// let g = PestGrammar::builtin(Profile::Rfc3987bis);
 /// let f = g.tree("IRI_reference", "http://h:8y/").unwrap_err();
 /// let e = explain(&f, "http://h:8y/", "IRI_reference", Profile::Rfc3987bis, "IRI-reference", "my.pest");
-/// assert_eq!((e.byte, e.component), (10, "port"));
+/// assert_eq!((e.byte, e.char, e.component), (11, 11, "authority"));
 /// assert!(e.report.starts_with("error: a port is digits only"));
+/// assert!(e.report.ends_with("= no match: stopped at character 11 (byte 11), expected iunreserved, pct-encoded, sub-delims"));
 /// ```
 pub fn explain(
     f: &RuntimeFailure,

@@ -185,6 +185,32 @@ pub fn underline(text: &str, start: usize, end: usize) -> (String, String) {
     (shown, marks)
 }
 
+/// The report of an error at byte `byte` (character `char`) in `component`
+/// by `spec`: the message, where, and a window of `shown` with the bytes
+/// `span` of it underlined. The format of the `iri` command's error reports
+/// for an error that is not a [`ParseError`](crate::ParseError) (which has
+/// its own [`report`](crate::ParseError::report)).
+///
+/// ```
+/// let r = iribis::render::error_report("bad", 2, 2, "path", "my.pest", "a/%", (2, 3));
+/// assert_eq!(r, "error: bad\n --> byte 2, character 2, in the path (my.pest)\n  |\n  | a/%\n  |   ^");
+/// ```
+pub fn error_report(
+    message: &str,
+    byte: usize,
+    char: usize,
+    component: &str,
+    spec: &str,
+    shown: &str,
+    span: (usize, usize),
+) -> String {
+    let (window, marks) = underline(shown, span.0, span.1);
+    format!(
+        "error: {}\n --> byte {byte}, character {char}, in the {component} ({spec})\n  |\n  | {window}\n  | {marks}",
+        escape_invisible(message)
+    )
+}
+
 /// A window of `input` around the bytes `start..end` (see [`underline`]),
 /// with the display columns where the span starts and ends in it, for a
 /// caret or an underline beneath. Costs time in the window's length, not

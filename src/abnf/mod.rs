@@ -31,17 +31,31 @@ use std::path::Path;
 /// The deepest nesting of groups (`( )`, `[ ]`) an ABNF text may have; the
 /// grammar lab holds runtime pest grammars to the same number of nested
 /// brackets. Reading is recursive, so a deeper text is refused before it is
-/// parsed: `grammar nesting deeper than 1,000 levels`.
+/// parsed: `grammar nesting deeper than 1,000 levels`. In WebAssembly
+/// (`wasm32-unknown-unknown`, the playground's static page), where the
+/// readers run on the caller's stack, 100.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 pub const MAX_NESTING: usize = 1000;
+/// The deepest nesting of groups: 100 in WebAssembly, whose readers run on
+/// the caller's stack (no threads); 1,000 natively.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub const MAX_NESTING: usize = 100;
 
 /// The largest repetition count (`n*m` in ABNF, `{n}` in pest) the grammar
 /// lab accepts: `repetition count 100000 is larger than 10000`. A count is
 /// copied out in full by pest (`e{n}` is n copies of `e`) and by the strings
-/// the lab derives from a rule.
+/// the lab derives from a rule. In WebAssembly (the playground's static
+/// page), where the copies are walked on the caller's stack, 1,000.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 pub const MAX_REPETITION: u32 = 10_000;
+/// The largest repetition count: 1,000 in WebAssembly, whose lab walks the
+/// copies on the caller's stack; 10,000 natively.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub const MAX_REPETITION: u32 = 1_000;
 
 /// The stack of the thread the ABNF text is parsed on (the abnf crate's
 /// parser recurses on groups, at most [`MAX_NESTING`] deep).
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 const READER_STACK: usize = 256 << 20;
 
 /// What a rule matches.
@@ -386,6 +400,11 @@ fn read(text: &str, origin: &str) -> Result<Vec<(abnf::types::Rule, Node)>, Abnf
             })
             .map_err(|e| syntax_error(&e.to_string(), origin))
     };
+    // No threads in WebAssembly (see `lab::limits::on_big_stack`): read on
+    // the caller's stack, which the wasm MAX_NESTING is sized for.
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    return run();
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
     std::thread::scope(|s| {
         let thread = std::thread::Builder::new()
             .name("iribis-abnf".into())

@@ -15,13 +15,21 @@ pub use crate::abnf::{MAX_NESTING, MAX_REPETITION};
 /// unrolled its repetitions (`e{3}` is three copies of `e`, `e+` two): each
 /// string, character, range, rule reference and operator counts one. It
 /// bounds the memory pest_meta takes and the depth of every recursion over
-/// the grammar, which the lab's 2 GiB thread stack is sized for.
+/// the grammar, which the lab's 2 GiB thread stack is sized for. In
+/// WebAssembly (`wasm32-unknown-unknown`, the playground's static page),
+/// which has no threads and runs the lab on the caller's stack, 100,000.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 pub const MAX_EXPRESSIONS: u64 = 1_000_000;
+/// The most expressions a runtime pest grammar may have: 100,000 in
+/// WebAssembly, whose lab runs on the caller's stack; 1,000,000 natively.
+#[cfg(all(target_family = "wasm", target_os = "unknown"))]
+pub const MAX_EXPRESSIONS: u64 = 100_000;
 
 /// The stack of the thread that loads and checks grammars: 2 GiB of address
 /// space, of which only what a recursion touches is ever committed. pest_meta
 /// recurses over rule references and expressions (about 1 KiB a level in a
 /// debug build); [`MAX_EXPRESSIONS`] bounds the levels.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 pub(crate) const STACK: usize = 2 << 30;
 
 std::thread_local! {
@@ -37,6 +45,13 @@ pub(crate) fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T, S
     if ON_BIG_STACK.with(|on| on.get()) {
         return Ok(f());
     }
+    // WebAssembly in a browser or Node has no threads: the lab runs on the
+    // caller's stack, which the wasm limits of MAX_NESTING and
+    // MAX_EXPRESSIONS are sized for (the page's worker also treats a trap
+    // as a limit reached, and starts afresh).
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    return Ok(f());
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
     std::thread::scope(|s| {
         let handle = std::thread::Builder::new()
             .name("iribis-lab".into())

@@ -21,6 +21,8 @@ mod from_abnf;
 mod language;
 mod limits;
 mod meta_cost;
+#[cfg(feature = "playground")]
+pub mod playground;
 mod runtime;
 mod trace;
 

@@ -7,6 +7,13 @@
 //
 //   IRI_BIN=target/debug/iri node tests/browser/playground.test.mjs
 //
+// The same test drives the static page (site/, built by wasm/build.sh),
+// whose backend is WebAssembly in the browser, served by a plain file
+// server (python3 -m http.server):
+//
+//   PLAYGROUND_SITE=target/wasm/site PLAYGROUND_SCREENSHOT=target/site.png \
+//       node tests/browser/playground.test.mjs
+//
 // Exit status 0 when every step passes, 1 otherwise.
 
 import { spawn } from "node:child_process";
@@ -32,13 +39,26 @@ function assert(ok, message) {
   if (!ok) throw new Error(`assertion failed: ${message}`);
 }
 
-// Starts the server on a free port; resolves to [process, url].
+// The static page's folder, when the test is of it.
+const site = process.env.PLAYGROUND_SITE ? resolve(root, process.env.PLAYGROUND_SITE) : null;
+
+// Starts the server on a free port; resolves to [process, url]: `iri
+// grammar serve`, or a plain file server for the static page.
 function startServer() {
-  const server = spawn(bin, ["grammar", "serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const [command, args, what] = site
+    ? ["python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", site], "python3 -m http.server"]
+    : [bin, ["grammar", "serve", "--port", "0"], "iri grammar serve"];
+  // (The file server's log of each request is left out.)
+  const server = spawn(command, args, { stdio: ["ignore", "pipe", site ? "ignore" : "inherit"] });
   return new Promise((ok, fail) => {
     server.on("error", fail);
-    server.on("exit", (code) => fail(new Error(`iri grammar serve exited (${code}) before printing its URL`)));
-    createInterface({ input: server.stdout }).once("line", (line) => ok([server, line.trim()]));
+    server.on("exit", (code) => fail(new Error(`${what} exited (${code}) before printing its URL`)));
+    createInterface({ input: server.stdout }).on("line", (line) => {
+      // "Serving HTTP on 127.0.0.1 port 41234 (http://127.0.0.1:41234/) ..."
+      const port = site ? /port (\d+)/.exec(line)?.[1] : null;
+      if (!site) ok([server, line.trim()]);
+      else if (port) ok([server, `http://127.0.0.1:${port}/`]);
+    });
   });
 }
 
@@ -51,7 +71,7 @@ try {
   const [proc, url] = await startServer();
   server = proc;
   assert(/^http:\/\/127\.0\.0\.1:\d+\/$/.test(url), `the URL on 127.0.0.1: ${url}`);
-  log(`server at ${url}`);
+  log(`${site ? "static page" : "server"} at ${url}`);
 
   context = await chromium.launchPersistentContext(profileDir, {
     executablePath: chromiumPath,

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
 use iribis::abnf::Grammar;
-use iribis::lab::{self, DiffReport, PestGrammar, Scan, Side};
+use iribis::lab::{self, playground, PestGrammar, Scan, Side};
 use iribis::render::escape_invisible;
 use iribis::Profile;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::inputs::Line;
 use crate::output::{answer_all, escape_lines, Answer, Failure, Shape};
@@ -157,29 +157,7 @@ pub(crate) fn load(path: &Path) -> io::Result<PestGrammar> {
 /// The pest name of `rule` in `g`, or a usage error naming the grammar and
 /// the closest rules it has.
 pub(crate) fn resolve<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> io::Result<&'g str> {
-    // A URI grammar (rfc3986) has the URI counterparts of the IRI
-    // reference-level rules.
-    let uri = match rule.replace('_', "-").to_ascii_lowercase().as_str() {
-        "iri-reference" => "URI-reference",
-        "iri" => "URI",
-        "absolute-iri" => "absolute-URI",
-        "irelative-ref" => "relative-ref",
-        _ => rule,
-    };
-    g.resolve(rule).or_else(|| g.resolve(uri)).ok_or_else(|| {
-        let close: Vec<String> = g
-            .suggest(rule)
-            .into_iter()
-            .map(|r| lab::spelling(r).to_string())
-            .collect();
-        let hint = if close.is_empty() {
-            "name one of its rules with --rule (names are case-insensitive; - and _ are the same)"
-                .to_string()
-        } else {
-            format!("did you mean {}?", close.join(", "))
-        };
-        usage(format!("{name} has no rule {rule:?}: {hint}"))
-    })
+    playground::start_rule(g, rule, name).map_err(usage)
 }
 
 pub(crate) fn run(command: Command) -> io::Result<Outcome> {
@@ -403,7 +381,7 @@ fn diff(args: DiffArgs, out: &mut impl Write) -> io::Result<Outcome> {
         writeln!(
             out,
             "{}",
-            diff_json(&report, base_side, new_side, args.examples)
+            playground::diff_json(&report, base_side, new_side, args.examples)
         )?;
     } else {
         let head = format!(
@@ -422,112 +400,6 @@ fn diff(args: DiffArgs, out: &mut impl Write) -> io::Result<Outcome> {
     } else {
         Outcome::SomeInvalid
     })
-}
-
-pub(crate) fn diff_json(
-    report: &DiffReport,
-    base: Side<'_>,
-    new: Side<'_>,
-    examples: usize,
-) -> Value {
-    let kinds: Vec<Value> = report
-        .kinds()
-        .into_iter()
-        .map(|(kind, count)| {
-            let mut k = json!({
-                "kind": kind.name(),
-                "description": kind.to_string(),
-                "count": count,
-                "examples": report
-                    .differences
-                    .iter()
-                    .filter(|d| d.kind == kind)
-                    .take(examples)
-                    .map(|d| d.input.clone())
-                    .collect::<Vec<_>>(),
-            });
-            if let lab::DiffKind::TreeChanged { base, new } = &kind {
-                k["base_rule"] = json!(base);
-                k["new_rule"] = json!(new);
-            }
-            k
-        })
-        .collect();
-    json!({
-        "base": {"grammar": base.name, "rule": lab::spelling(base.rule)},
-        "new": {"grammar": new.name, "rule": lab::spelling(new.rule)},
-        "inputs": report.inputs,
-        "accepted": {"base": report.base_accepted, "new": report.new_accepted},
-        "differing": report.differences.len(),
-        "kinds": kinds,
-        "differences": report.differences.iter().map(|d| json!({
-            "input": d.input,
-            "kind": d.kind.name(),
-            "detail": d.detail,
-        })).collect::<Vec<_>>(),
-    })
-}
-
-/// The components of a runtime grammar's tree, by the spec's rule names
-/// (the first node of each in pre-order; the IRI and URI spellings alike),
-/// and the host's type: what `iri parse` shows for the built-in grammar.
-pub(crate) fn components<'t>(
-    tree: &lab::RuntimeTree,
-    input: &'t str,
-) -> Vec<(&'static str, &'t str)> {
-    let of = |names: &[&str]| {
-        tree.nodes
-            .iter()
-            .find(|n| names.contains(&n.rule.as_str()))
-            .map(|n| &input[n.start..n.end])
-    };
-    let mut out = Vec::new();
-    let paths = [
-        "ipath_abempty",
-        "ipath_absolute",
-        "ipath_noscheme",
-        "ipath_rootless",
-        "ipath_empty",
-        "path_abempty",
-        "path_absolute",
-        "path_noscheme",
-        "path_rootless",
-        "path_empty",
-    ];
-    let fields: [(&str, &[&str]); 8] = [
-        ("scheme", &["scheme"]),
-        ("authority", &["iauthority", "authority"]),
-        ("userinfo", &["iuserinfo", "userinfo"]),
-        ("host", &["ihost", "host"]),
-        ("port", &["port"]),
-        ("path", &paths),
-        ("query", &["iquery", "query"]),
-        ("fragment", &["ifragment", "fragment"]),
-    ];
-    for (key, names) in fields {
-        if let Some(text) = of(names) {
-            out.push((key, text));
-            if key == "host" {
-                let kind = [
-                    ("IPv6address", "IPv6address"),
-                    ("IPvFuture", "IPvFuture"),
-                    ("IPv4address", "IPv4address"),
-                    ("ireg_name", "reg-name"),
-                    ("reg_name", "reg-name"),
-                ]
-                .into_iter()
-                .find(|(r, _)| {
-                    tree.nodes.iter().any(|n| {
-                        n.rule == *r && &input[n.start..n.end] == text.trim_matches(['[', ']'])
-                    })
-                });
-                if let Some((_, k)) = kind {
-                    out.push(("host_type", k));
-                }
-            }
-        }
-    }
-    out
 }
 
 /// `iri parse --grammar FILE.pest`: whether each input matches `rule` of the
@@ -562,7 +434,7 @@ pub(crate) fn parse_with(
         }
         let mut answer = match result {
             Ok(tree) => {
-                let parts = components(&tree, text);
+                let parts = playground::components(&tree, text);
                 let mut fields = Map::new();
                 // A reference-level rule has every key, null when absent.
                 if parts.iter().any(|(k, _)| *k == "path") {
@@ -668,15 +540,7 @@ pub(crate) fn explained(
     shown: &str,
     spec: &str,
 ) -> (Failure, String) {
-    let (message, component) = match f.explain(input, rule, profile) {
-        Some(e) => (e.message(), e.component().name()),
-        None => (format!("no match for {shown}"), "input"),
-    };
-    let failure = Failure::at(input, f.byte, message, component, spec).expected(f.expected_items());
-    let human = format!(
-        "{}\n  = {}",
-        failure.report(),
-        escape_invisible(&f.to_string())
-    );
-    (failure, human)
+    let e = playground::explain(f, input, rule, profile, shown, spec);
+    let human = e.report.clone();
+    (Failure::explained(e), human)
 }

@@ -12,7 +12,7 @@ use std::any::Any;
 use std::io::{self, Write};
 use std::panic::AssertUnwindSafe;
 
-use iribis::render::{escape_invisible, is_invisible, underline};
+use iribis::render::{error_report, escape_invisible, is_invisible};
 use iribis::ParseError;
 use serde_json::{Map, Value};
 
@@ -87,11 +87,7 @@ impl Failure {
         shown: &str,
         span: (usize, usize),
     ) -> Failure {
-        let (window, marks) = underline(shown, span.0, span.1);
-        let report = format!(
-            "error: {}\n --> byte {byte}, character {char}, in the {component} ({spec})\n  |\n  | {window}\n  | {marks}",
-            escape_invisible(&message)
-        );
+        let report = error_report(&message, byte, char, component, spec, shown, span);
         Failure::new(Details {
             byte,
             char,
@@ -100,6 +96,20 @@ impl Failure {
             expected: Vec::new(),
             spec: Some(spec.into()),
             report: Report::Text(report),
+        })
+    }
+
+    /// A runtime grammar's failure, explained (`iri parse --grammar`): its
+    /// report is the explanation's.
+    pub(crate) fn explained(e: iribis::lab::playground::Explained) -> Failure {
+        Failure::new(Details {
+            byte: e.byte,
+            char: e.char,
+            message: e.message,
+            component: e.component,
+            expected: e.expected,
+            spec: Some(e.spec),
+            report: Report::Text(e.report),
         })
     }
 

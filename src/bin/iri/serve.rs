@@ -21,8 +21,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use iribis::abnf::Grammar;
-use iribis::lab::{self, CheckReport, PestGrammar, Scan, Side, Status};
+use iribis::lab::playground::{self, Grammars};
+use iribis::lab::PestGrammar;
 use iribis::Profile;
 use serde_json::{json, Map, Value};
 
@@ -35,9 +35,6 @@ use http::{Api, ApiError, Call, Page, Site};
 /// The default port: the RFC's number.
 pub(crate) const DEFAULT_PORT: u16 = 3987;
 
-/// The longest input parsed, in bytes.
-const MAX_INPUT: usize = 16 * 1024;
-
 /// pest calls allowed per parse (pest's process-wide call limit, which this
 /// process alone uses; a whole number of millions, as its message says): a
 /// grammar that would backtrack exponentially on an input is stopped, and
@@ -48,21 +45,11 @@ const CALL_LIMIT: usize = 5_000_000;
 /// keystroke in the input.
 const CACHED_GRAMMARS: usize = 4;
 
-/// How many test strings a check row shows where pest and the ABNF
-/// disagree.
-const COUNTEREXAMPLES: usize = 5;
-
-/// How many inputs the diff shows per kind of difference.
-const DIFF_EXAMPLES: usize = 5;
-
 /// How long a request waits for its grammar to load.
 const LOAD_TIMEOUT: Duration = Duration::from_secs(20);
 
 /// Grammars loading at once (some may have run over [`LOAD_TIMEOUT`]).
 const MAX_LOADS: usize = 2;
-
-/// What the grammar is called in its error messages and explanations.
-const ORIGIN: &str = "playground.pest";
 
 #[derive(clap::Args)]
 pub(crate) struct ServeArgs {
@@ -136,6 +123,17 @@ impl Api for Lab {
     }
 }
 
+impl From<playground::ApiError> for ApiError {
+    fn from(e: playground::ApiError) -> ApiError {
+        let rules = e.rules.map(|r| json!(r));
+        let error = ApiError::new(e.status, e.kind, e.message);
+        match rules {
+            Some(rules) => error.with("rules", rules),
+            None => error,
+        }
+    }
+}
+
 /// `iri grammar serve`: serves until interrupted.
 pub(crate) fn serve(args: &ServeArgs) -> io::Result<Outcome> {
     pest::set_call_limit(NonZeroUsize::new(CALL_LIMIT));
@@ -170,83 +168,49 @@ pub(crate) fn serve(args: &ServeArgs) -> io::Result<Outcome> {
     Ok(Outcome::AllValid)
 }
 
-/// A string field: `default` when absent or null, an error when of another
-/// type.
-fn field<'b>(
-    body: &'b Map<String, Value>,
-    key: &str,
-    default: Option<&'b str>,
-) -> Result<Option<&'b str>, ApiError> {
-    match body.get(key) {
-        None | Some(Value::Null) => Ok(default),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(ApiError::new(
-            400,
-            "bad-request",
-            format!("{key:?} must be a string"),
-        )),
-    }
-}
-
-fn profile_of(name: Option<&str>) -> Result<Profile, ApiError> {
-    match name {
-        None => Ok(Profile::Rfc3987bis),
-        Some(n) => n.parse().map_err(|_| {
-            ApiError::new(
-                400,
-                "bad-request",
-                format!("unknown profile {n:?}: rfc3987bis, rfc3987, rfc3986 or leiri"),
-            )
-        }),
-    }
-}
-
 /// `GET /api/grammar?profile=P`: the built-in grammar's text and rules.
-fn builtin(state: &State, query: &str) -> Result<Value, ApiError> {
-    let profile = query
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("profile="))
-        .map(|p| profile_of(Some(p)))
-        .transpose()?
-        .unwrap_or(Profile::Rfc3987bis);
-    let g = builtin_grammar(state, profile);
-    Ok(json!({
-        "profile": profile.name(),
-        "text": PestGrammar::builtin_source(profile),
-        "rules": rule_list(&g),
-    }))
+fn builtin(state: &Arc<State>, query: &str) -> Result<Value, ApiError> {
+    let profile = query.split('&').find_map(|kv| kv.strip_prefix("profile="));
+    Ok(playground::grammar(profile, &Backend(state))?)
 }
 
-fn rule_list(g: &PestGrammar) -> Vec<&str> {
-    g.rule_names().map(lab::spelling).collect()
+/// `POST /api/parse`; a parse stopped by pest's call limit says what the
+/// limit is here.
+fn parse(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiError> {
+    playground::parse(body, &Backend(state)).map_err(|mut e| {
+        if e.kind == "limit" && e.message.contains("call limit") {
+            e.message.push_str(&format!(
+                " (the playground allows {} million rule calls a parse)",
+                CALL_LIMIT / 1_000_000
+            ));
+        }
+        e.into()
+    })
 }
 
-/// The grammar of a request: its `"grammar"` text (parsed, or taken from
-/// the cache), or the profile's built-in one when absent; and its name in
-/// reports.
-fn grammar_of(
-    state: &Arc<State>,
-    body: &Map<String, Value>,
-    profile: Profile,
-) -> Result<(Arc<PestGrammar>, String), ApiError> {
-    let Some(text) = field(body, "grammar", None)? else {
-        return Ok((
-            builtin_grammar(state, profile),
-            format!("built-in {profile}"),
-        ));
-    };
-    let cached = state
-        .grammars
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .iter()
-        .find(|(t, _)| t == text)
-        .map(|(_, g)| Arc::clone(g));
-    let g = match cached {
-        Some(g) => g,
-        None => load(state, text)?,
-    };
-    Ok((g, ORIGIN.to_string()))
+/// The requests' grammars: the built-in ones loaded once, edited ones
+/// cached by text and loaded on a thread of their own within a timeout.
+struct Backend<'s>(&'s Arc<State>);
+
+impl Grammars for Backend<'_> {
+    fn builtin(&self, profile: Profile) -> Arc<PestGrammar> {
+        builtin_grammar(self.0, profile)
+    }
+
+    fn load(&self, text: &str) -> Result<Arc<PestGrammar>, playground::ApiError> {
+        let cached = self
+            .0
+            .grammars
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .find(|(t, _)| t == text)
+            .map(|(_, g)| Arc::clone(g));
+        match cached {
+            Some(g) => Ok(g),
+            None => load(self.0, text),
+        }
+    }
 }
 
 /// Loads a grammar on a thread of its own and waits at most
@@ -254,7 +218,8 @@ fn grammar_of(
 /// in some chains of rule references, which nothing can interrupt. A load
 /// that runs over goes on in the background (at most [`MAX_LOADS`] at
 /// once) and puts its grammar in the cache when done.
-fn load(state: &Arc<State>, text: &str) -> Result<Arc<PestGrammar>, ApiError> {
+fn load(state: &Arc<State>, text: &str) -> Result<Arc<PestGrammar>, playground::ApiError> {
+    use playground::ApiError;
     if state.loading.fetch_add(1, Ordering::SeqCst) >= MAX_LOADS {
         state.loading.fetch_sub(1, Ordering::SeqCst);
         return Err(ApiError::new(
@@ -268,7 +233,7 @@ fn load(state: &Arc<State>, text: &str) -> Result<Arc<PestGrammar>, ApiError> {
     let spawned = std::thread::Builder::new()
         .name("iri-serve-load".into())
         .spawn(move || {
-            let loaded = PestGrammar::parse(&owned, ORIGIN).map(Arc::new);
+            let loaded = playground::load(&owned).map(Arc::new);
             if let Ok(g) = &loaded {
                 let mut cache = shared.grammars.lock().unwrap_or_else(|p| p.into_inner());
                 if cache.len() >= CACHED_GRAMMARS {
@@ -289,12 +254,7 @@ fn load(state: &Arc<State>, text: &str) -> Result<Arc<PestGrammar>, ApiError> {
         ));
     }
     match receive.recv_timeout(LOAD_TIMEOUT) {
-        Ok(Ok(g)) => Ok(g),
-        Ok(Err(e)) => Err(ApiError::new(
-            422,
-            "grammar",
-            format!("the grammar has errors:\n{e}"),
-        )),
+        Ok(loaded) => loaded,
         Err(_) => Err(ApiError::new(
             422,
             "limit",
@@ -317,101 +277,6 @@ fn builtin_grammar(state: &State, profile: Profile) -> Arc<PestGrammar> {
     g
 }
 
-/// The pest name of the request's `"rule"` in `g`, or an error with the
-/// closest rules and all of them.
-fn rule_of<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> Result<&'g str, ApiError> {
-    crate::grammar::resolve(g, rule, name)
-        .map_err(|e| ApiError::new(422, "rule", e.to_string()).with("rules", json!(rule_list(g))))
-}
-
-/// `POST /api/parse`: `{"grammar"?, "profile"?, "rule"?, "input"}`.
-fn parse(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiError> {
-    let profile = profile_of(field(body, "profile", None)?)?;
-    let input = field(body, "input", Some(""))?.unwrap_or_default();
-    if input.len() > MAX_INPUT {
-        return Err(ApiError::new(
-            413,
-            "too-large",
-            format!("the input is longer than {MAX_INPUT} bytes"),
-        ));
-    }
-    let rule_name = field(body, "rule", Some("IRI-reference"))?.unwrap_or("IRI-reference");
-    let (g, name) = grammar_of(state, body, profile)?;
-    let rule = rule_of(&g, rule_name, &name)?;
-    let shown = lab::spelling(rule);
-    let mut v = json!({
-        "grammar": name,
-        "rules": rule_list(&g),
-        "rule": shown,
-        "input": input,
-    });
-    match g.tree(rule, input) {
-        Ok(tree) => {
-            let nodes: Vec<Value> = tree
-                .nodes
-                .iter()
-                .map(|n| {
-                    json!({
-                        "rule": lab::spelling(&n.rule),
-                        "start": n.start,
-                        "end": n.end,
-                        "depth": n.depth,
-                        "text": input.get(n.start..n.end).unwrap_or(""),
-                    })
-                })
-                .collect();
-            let mut components = Map::new();
-            for (k, text) in crate::grammar::components(&tree, input) {
-                components.insert(k.into(), text.into());
-            }
-            v["valid"] = true.into();
-            v["nodes"] = nodes.into();
-            v["components"] = components.into();
-        }
-        Err(f) if f.limit.is_some() => {
-            let mut message = format!("{name}: {f}");
-            if f.limit
-                .as_deref()
-                .is_some_and(|l| l.starts_with("call limit"))
-            {
-                message.push_str(&format!(
-                    " (the playground allows {} million rule calls a parse)",
-                    CALL_LIMIT / 1_000_000
-                ));
-            }
-            return Err(ApiError::new(422, "limit", message));
-        }
-        Err(f) => {
-            let (failure, report) =
-                crate::grammar::explained(&f, input, rule, profile, shown, &name);
-            v["valid"] = false.into();
-            v["error"] = failure.json();
-            v["report"] = report.into();
-        }
-    }
-    // The built-in grammar's verdict on the same input, for comparison.
-    let base = builtin_grammar(state, profile);
-    if let Some(r) = base.resolve(rule) {
-        v["builtin_valid"] = base.accepts(r, input).into();
-    }
-    Ok(v)
-}
-
-/// The ABNF to check against: the profile's, then the request's
-/// `"extra_abnf"` text (rules added or replaced).
-fn abnf_of(profile: Profile, extra: Option<&str>) -> Result<(Grammar, Option<Grammar>), ApiError> {
-    let bad = |e: String| ApiError::new(422, "abnf", e);
-    let (mut abnf, mut printed) = lab::check_abnf(profile).map_err(|e| bad(e.to_string()))?;
-    if let Some(text) = extra.filter(|t| !t.trim().is_empty()) {
-        abnf.add(text, "extra.abnf")
-            .map_err(|e| bad(e.to_string()))?;
-        printed
-            .add(text, "extra.abnf")
-            .map_err(|e| bad(e.to_string()))?;
-    }
-    Ok((abnf, Some(printed)))
-}
-
 /// Holds the one lock of the slow endpoints, or says it is taken.
 fn heavy(state: &State) -> Result<std::sync::MutexGuard<'_, ()>, ApiError> {
     match state.heavy.try_lock() {
@@ -425,8 +290,8 @@ fn heavy(state: &State) -> Result<std::sync::MutexGuard<'_, ()>, ApiError> {
     }
 }
 
-/// `POST /api/check`: `{"grammar"?, "profile"?, "extra_abnf"?}`, what
-/// `iri grammar check --grammar FILE --extra-abnf FILE` reports.
+/// `POST /api/check`: one at a time; the last answer is kept, and the same
+/// request again is answered from it (`"cached": true`).
 fn check(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiError> {
     let key = json!([
         body.get("grammar"),
@@ -440,94 +305,15 @@ fn check(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiErro
             return Ok(v);
         }
     }
-    let profile = profile_of(field(body, "profile", None)?)?;
-    let (abnf, printed) = abnf_of(profile, field(body, "extra_abnf", None)?)?;
     let _running = heavy(state)?;
-    let (g, name) = grammar_of(state, body, profile)?;
-    let report = lab::check(&abnf, &g, printed.as_ref(), Scan::Classes)
-        .map_err(|e| ApiError::new(422, "check", format!("cannot check {name}: {e}")))?;
-    let v = check_json(&report);
+    let v = playground::check(body, &Backend(state))?;
     *state.last_check.lock().unwrap_or_else(|p| p.into_inner()) = Some((key, v.clone()));
     Ok(v)
 }
 
-fn check_json(report: &CheckReport) -> Value {
-    let mut counts: Vec<(&str, usize)> = Vec::new();
-    for r in &report.rows {
-        match counts.iter_mut().find(|(s, _)| *s == r.status.name()) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((r.status.name(), 1)),
-        }
-    }
-    let rows: Vec<Value> = report
-        .rows
-        .iter()
-        .map(|r| {
-            let mut differing: Vec<&lab::TestString> =
-                r.strings.iter().filter(|t| t.pest != t.abnf).collect();
-            differing.sort_by_key(|t| (t.text.chars().count(), t.text.clone()));
-            json!({
-                "rule": r.rule,
-                "status": r.status.name(),
-                "failure": r.status.is_failure(),
-                "detail": r.detail,
-                "follows": r.follows,
-                "strings": r.strings.len(),
-                "differing": differing.len(),
-                "counterexamples": differing.iter().take(COUNTEREXAMPLES).map(|t| json!({
-                    "text": t.text, "pest": t.pest, "abnf": t.abnf,
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    json!({
-        "passed": report.passed(),
-        "counts": counts.into_iter().map(|(s, n)| json!({"status": s, "count": n})).collect::<Vec<_>>(),
-        "root_causes": report.root_causes().map(|r| r.rule.as_str()).collect::<Vec<_>>(),
-        "scan": report.scan,
-        "rows": rows,
-        "differs": report.rows.iter().filter(|r| r.status == Status::Differs).count(),
-    })
+/// `POST /api/diff`: one at a time, as a check.
+fn diff(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiError> {
+    let _running = heavy(state)?;
+    Ok(playground::diff(body, &Backend(state))?)
 }
 
-/// `POST /api/diff`: `{"grammar", "profile"?, "rule"?, "trees"?}`, what
-/// `iri grammar diff FILE --json` reports over the built-in corpus (with
-/// `"trees": true`, `--trees`), against the profile's built-in grammar.
-fn diff(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiError> {
-    let profile = profile_of(field(body, "profile", None)?)?;
-    let rule_name = field(body, "rule", Some("IRI-reference"))?.unwrap_or("IRI-reference");
-    let trees = match body.get("trees") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => {
-            return Err(ApiError::new(
-                400,
-                "bad-request",
-                "\"trees\" must be true or false",
-            ))
-        }
-    };
-    let _running = heavy(state)?;
-    let (new, new_name) = grammar_of(state, body, profile)?;
-    let base = builtin_grammar(state, profile);
-    let base_name = format!("built-in {profile}");
-    let base_side = Side {
-        grammar: &base,
-        rule: rule_of(&base, rule_name, &base_name)?,
-        name: &base_name,
-    };
-    let new_side = Side {
-        grammar: &new,
-        rule: rule_of(&new, rule_name, &new_name)?,
-        name: &new_name,
-    };
-    let corpus = lab::default_corpus().map(String::from);
-    let report = lab::diff(base_side, new_side, corpus, trees)
-        .map_err(|e| ApiError::new(422, "limit", e.to_string()))?;
-    Ok(crate::grammar::diff_json(
-        &report,
-        base_side,
-        new_side,
-        DIFF_EXAMPLES,
-    ))
-}

@@ -1,8 +1,11 @@
-// The playground of `iri grammar serve`. Talks to the JSON endpoints of the
-// same server (see docs/grammar-lab.md): /api/grammar, /api/parse (on every
-// edit, debounced), /api/check and /api/diff (slow: after a pause in the
-// editing, one at a time, or on demand). Every text from the server is put
-// in the page as text, never as markup.
+// The playground of `iri grammar serve`, and of the static page (site/,
+// built by wasm/build.sh). Talks to the JSON endpoints of the playground's
+// API (see docs/grammar-lab.md): /api/grammar, /api/parse (on every edit,
+// debounced), /api/check and /api/diff (slow: after a pause in the editing,
+// one at a time, or on demand). The backend is the server that serves the
+// page, or, when the page says `data-backend="wasm"`, the same API answered
+// in the browser by WebAssembly workers (wasm/site/worker.js). Every text
+// from the backend is put in the page as text, never as markup.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -39,16 +42,78 @@ function debounce(fn, ms) {
   return () => { clearTimeout(t); t = setTimeout(fn, ms); };
 }
 
-async function post(path, body) {
-  const r = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  let json;
-  try { json = await r.json(); } catch (e) { json = { error: { kind: "http", message: `HTTP ${r.status}` } }; }
-  return { status: r.status, json };
+// ---- the backend: the server, or WebAssembly in the browser ----------------
+
+// `iri grammar serve`: the API over HTTP, from the page's own server.
+function httpBackend() {
+  async function request(path, init) {
+    const r = await fetch(path, init);
+    let json;
+    try { json = await r.json(); } catch (e) { json = { error: { kind: "http", message: `HTTP ${r.status}` } }; }
+    return { status: r.status, json };
+  }
+  return {
+    get: (path) => request(path),
+    post: (path, body) => request(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    }),
+  };
 }
+
+// The static page: the same requests answered by two module workers (one
+// for parses, one for the slow check and diff), each running the
+// WebAssembly build of the playground's API. What the server bounds with a
+// thread and a timeout, this bounds by ending the worker: a request that
+// runs past its time is answered with a `limit` error and its worker
+// replaced, as is one whose worker trapped (worker.js).
+function wasmBackend() {
+  const TIMEOUT_S = { parse: 20, heavy: 300 };
+  const lanes = {};
+  let next = 0;
+  const fail = (status, kind, message) => ({ status, json: { error: { kind, message } } });
+  function stop(name, answer) {
+    const lane = lanes[name];
+    if (!lane) return;
+    delete lanes[name];
+    lane.worker.terminate();
+    for (const done of lane.pending.values()) done({ answer });
+  }
+  function lane(name) {
+    if (lanes[name]) return lanes[name];
+    const worker = new Worker(new URL("worker.js", document.baseURI), { type: "module" });
+    const l = { worker, pending: new Map() };
+    worker.onmessage = (e) => {
+      const done = l.pending.get(e.data.id);
+      l.pending.delete(e.data.id);
+      if (done) done(e.data);
+      if (e.data.restart && lanes[name] === l) stop(name, e.data.answer);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      if (lanes[name] === l) stop(name, fail(500, "internal", `the WebAssembly worker failed: ${e.message || "it did not load"}`));
+    };
+    lanes[name] = l;
+    return l;
+  }
+  function request(path, body) {
+    const name = path === "/api/check" || path === "/api/diff" ? "heavy" : "parse";
+    const l = lane(name);
+    const id = ++next;
+    return new Promise((ok) => {
+      const timer = setTimeout(() => stop(name, fail(422, "limit",
+        `the request did not finish in ${TIMEOUT_S[name]} s (pest_meta's validation takes time exponential in some chains of rule references): stopped`)),
+      TIMEOUT_S[name] * 1000);
+      l.pending.set(id, (message) => { clearTimeout(timer); ok(message.answer); });
+      l.worker.postMessage({ id, path, body: body === undefined ? "" : JSON.stringify(body) });
+    });
+  }
+  return { get: (path) => request(path), post: request };
+}
+
+const backend = document.documentElement.dataset.backend === "wasm" ? wasmBackend() : httpBackend();
+const post = (path, body) => backend.post(path, body);
 
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 
@@ -58,8 +123,7 @@ let builtinText = "";
 
 async function loadBuiltin() {
   const profile = ui.profile.value;
-  const r = await fetch(`/api/grammar?profile=${encodeURIComponent(profile)}`);
-  const g = await r.json();
+  const g = (await backend.get(`/api/grammar?profile=${encodeURIComponent(profile)}`)).json;
   const wasBuiltin = ui.grammar.value === builtinText || ui.grammar.value === "";
   builtinText = g.text;
   ui.builtin.value = g.text;

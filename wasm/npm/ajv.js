@@ -1,0 +1,43 @@
+// An ajv format plugin: `iri`, `iri-reference`, `uri` and `uri-reference`
+// checked by iribis (WebAssembly) instead of regular expressions: `iri` and
+// `iri-reference` by draft-ietf-iri-3987bis-13 (the rules IRI and
+// IRI-reference), `uri` and `uri-reference` by RFC 3986 (URI and
+// URI-reference).
+//
+//   const Ajv = require("ajv/dist/2020");
+//   const ajv = require("iribis/ajv")(new Ajv());
+//   ajv.validate({ format: "iri" }, "http://例え.jp/"); // true
+"use strict";
+
+const { Validator } = require("./iribis.js");
+
+/** Each format, the rule and the profile it is checked with. */
+const FORMATS = Object.freeze({
+  iri: Object.freeze({ rule: "IRI", profile: "rfc3987bis" }),
+  "iri-reference": Object.freeze({ rule: "IRI-reference", profile: "rfc3987bis" }),
+  uri: Object.freeze({ rule: "URI", profile: "rfc3986" }),
+  "uri-reference": Object.freeze({ rule: "URI-reference", profile: "rfc3986" }),
+});
+
+/**
+ * Adds (or replaces) the formats named in `formats` (all four by default)
+ * on `ajv` and returns it. Formats apply to strings only, as JSON Schema
+ * says: other types pass.
+ */
+function iribisFormats(ajv, formats) {
+  const names = formats ?? Object.keys(FORMATS);
+  for (const name of names) {
+    const options = FORMATS[name];
+    if (!options) {
+      throw new RangeError(`unknown format ${JSON.stringify(name)}: iribis checks ${Object.keys(FORMATS).join(", ")}`);
+    }
+    const validator = new Validator(options);
+    ajv.addFormat(name, { type: "string", validate: (s) => validator.isValid(s) });
+  }
+  return ajv;
+}
+
+module.exports = iribisFormats;
+module.exports.default = iribisFormats;
+module.exports.iribisFormats = iribisFormats;
+module.exports.FORMATS = FORMATS;

@@ -316,4 +316,3 @@ fn diff(state: &Arc<State>, body: &Map<String, Value>) -> Result<Value, ApiError
     let _running = heavy(state)?;
     Ok(playground::diff(body, &Backend(state))?)
 }
-

@@ -23,6 +23,7 @@ class ParseError(ValueError):
     message: str
     component: Component
     expected: list[str]
+    """What could have stood at the position: literals in double quotes, ABNF rule names, ``"the end"``."""
     spec: str
     input: str
 
@@ -73,6 +74,18 @@ class Violation:
     def len(self) -> int: ...
     @property
     def component(self) -> Component: ...
+    @property
+    def readers(self) -> list[str]:
+        """On a ``READING_`` finding and ``HOST_NOT_ALLOWED``: the readers that read the input otherwise."""
+    @property
+    def reached(self) -> str | None:
+        """The host those readers reach, in canonical form."""
+    @property
+    def address_class(self) -> str | None:
+        """Its class when it is an IP address (``loopback``, ``private``, ``link-local`` ...)."""
+    @property
+    def whatwg(self) -> dict[str, str | None] | None:
+        """``{"host", "path"}`` as the WHATWG URL Standard reads the input, on a ``READING_`` finding."""
 
 def parse(s: str, *, rule: str = "IRI-reference", profile: Profile = "rfc3987bis") -> IriRef: ...
 def is_valid(s: str, *, rule: str = "IRI-reference", profile: Profile = "rfc3987bis") -> bool: ...

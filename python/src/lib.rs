@@ -32,8 +32,9 @@ create_exception!(
     ParseError,
     PyValueError,
     "The input does not match the rule: where (``byte``, ``char``), in which\n\
-     ``component``, why (``message``) and which grammar rules were\n\
-     ``expected`` there; ``spec`` is the section the rule comes from.\n\
+     ``component``, why (``message``) and what could have stood there\n\
+     (``expected``: literals in double quotes, ABNF rule names, ``the end``);\n\
+     ``spec`` is the section the rule comes from.\n\
      ``str(e)`` is one line.\n\n\
      >>> import iribis\n\
      >>> try:\n\
@@ -49,7 +50,7 @@ create_exception!(
 fn parse_error(py: Python<'_>, e: &iribis::ParseError) -> PyErr {
     let err = ParseError::new_err(e.to_string());
     let value = err.value(py);
-    let expected: Vec<&str> = e.expected().iter().map(|r| r.abnf_name()).collect();
+    let expected = expected_of(e);
     let attach = || -> PyResult<()> {
         value.setattr("byte", e.byte())?;
         value.setattr("char", e.char())?;
@@ -64,6 +65,13 @@ fn parse_error(py: Python<'_>, e: &iribis::ParseError) -> PyErr {
         Ok(()) => err,
         Err(other) => other,
     }
+}
+
+/// What could have stood at an error's position, as every report of the
+/// library and the `iri` command writes it: literals in double quotes
+/// (`"?"`), rules by ABNF name, `the end`.
+pub(crate) fn expected_of(e: &iribis::ParseError) -> Vec<String> {
+    e.expected_all().iter().map(ToString::to_string).collect()
 }
 
 /// A profile by name, or `ValueError`.
@@ -558,25 +566,64 @@ pub struct Violation {
     len: usize,
     #[pyo3(get)]
     component: &'static str,
+    /// On a `READING_` finding and `HOST_NOT_ALLOWED`: the readers that
+    /// read the input otherwise (empty on the other codes).
+    #[pyo3(get)]
+    readers: Vec<&'static str>,
+    /// The host they reach, in canonical form, when they reach one.
+    #[pyo3(get)]
+    reached: Option<String>,
+    /// Its class (`loopback`, `private`, `link-local`...), when it is an IP
+    /// address.
+    #[pyo3(get)]
+    address_class: Option<&'static str>,
+    /// The host and path the WHATWG URL Standard reads, when it reads the
+    /// input (a `READING_` finding).
+    whatwg: Option<(Option<String>, String)>,
 }
 
 impl From<Finding> for Violation {
     fn from(v: Finding) -> Violation {
+        let detail = v.detail.as_deref();
         Violation {
             code: v.code.name(),
             severity: v.severity.name(),
             spec: v.code.spec(),
-            message: v.message,
             byte: v.byte,
             char: v.char,
             len: v.len,
             component: v.component.name(),
+            readers: detail.map_or_else(Vec::new, |d| d.readers.iter().map(|r| r.name()).collect()),
+            reached: detail.and_then(|d| d.reached.clone()),
+            address_class: detail.and_then(|d| d.address_class).map(|c| c.name()),
+            whatwg: detail
+                .and_then(|d| d.whatwg.as_ref())
+                .map(|w| (w.host.clone(), w.path.clone())),
+            message: v.message,
         }
     }
 }
 
 #[pymethods]
 impl Violation {
+    /// ``{"host": ..., "path": ...}`` as the WHATWG URL Standard reads the
+    /// input, on a ``READING_`` finding where it reads it; else ``None``.
+    ///
+    /// >>> import iribis
+    /// >>> [v] = [v for v in iribis.check("http://0x7f.1/") if v.code == "READING_HOST_DIFFERS"]
+    /// >>> v.readers, v.reached, v.address_class, v.whatwg
+    /// (['whatwg', 'inet_aton'], '127.0.0.1', 'loopback', {'host': '127.0.0.1', 'path': '/'})
+    #[getter]
+    fn whatwg<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some((host, path)) = &self.whatwg else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("host", host.as_deref())?;
+        d.set_item("path", path)?;
+        Ok(Some(d))
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Violation(code='{}', severity='{}', byte={}, char={}, len={}, component='{}')",

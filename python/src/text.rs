@@ -125,21 +125,13 @@ impl Unpaired {
     /// rules of the library's error there, the message about the surrogate.
     fn surrogate_error(&self, py: Python<'_>, e: Option<&LibError>) -> PyErr {
         let message = self.message();
-        // The library's one line is "invalid IRI: ... at character N": its
-        // first words name what was parsed.
-        let noun = e
-            .map(|e| e.to_string())
-            .and_then(|line| line.split_once(": ").map(|(noun, _)| noun.to_owned()))
-            .unwrap_or_else(|| "invalid IRI".to_owned());
+        // The library's one line: "invalid NOUN at character N: MESSAGE",
+        // its noun that of the rule parsed.
+        let noun = e.map_or("IRI reference", LibError::noun);
         let char = self.char();
-        let err = ParseError::new_err(format!(
-            "{noun}: U+{:04X} is a lone surrogate, not a Unicode character, at character {char}",
-            self.surrogate
-        ));
+        let err = ParseError::new_err(format!("invalid {noun} at character {char}: {message}"));
         let value = err.value(py);
-        let expected: Vec<&str> = e.map_or_else(Vec::new, |e| {
-            e.expected().iter().map(|r| r.abnf_name()).collect()
-        });
+        let expected: Vec<String> = e.map_or_else(Vec::new, crate::expected_of);
         let attach = || -> PyResult<()> {
             value.setattr("byte", self.byte)?;
             value.setattr("char", char)?;

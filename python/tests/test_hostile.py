@@ -200,7 +200,10 @@ def test_item20_parse_raises_parse_error_at_the_surrogate():
     e = caught.value
     assert (e.byte, e.char, e.component, e.input) == (18, 14, "path", SURROGATE)
     assert e.message.startswith("U+D800 is a lone surrogate")
-    assert str(e) == "invalid IRI: U+D800 is a lone surrogate, not a Unicode character, at character 14"
+    assert str(e) == (
+        "invalid IRI reference at character 14: U+D800 is a lone surrogate (half of a UTF-16 pair"
+        " without the other half): the string is not valid Unicode, and no IRI can hold it"
+    )
     # The same position and expected rules as any other character not allowed there.
     with pytest.raises(iribis.ParseError) as other:
         iribis.parse("http://例え.jp/a\x7fb")

@@ -13,8 +13,9 @@
 use iribis::check::{CheckOptions, Code, Preset, Severities, Severity, Violation};
 use iribis::convert::{ConvertError, ToIriOptions, ToUriOptions};
 use iribis::normalize::Level;
+use iribis::readings::{ReadHost, Reader, Reading};
 use iribis::resolve::ResolveOptions;
-use iribis::{Components, GrammarRule, Iri, IriRef, Profile};
+use iribis::{Components, GrammarRule, Iri, IriRef, ParseOptions, Profile};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
@@ -61,7 +62,7 @@ export interface IriParseError extends Error {
   /** Character (Unicode scalar value) offset, 0-based. */
   char: number;
   component: "scheme" | "authority" | "userinfo" | "host" | "port" | "path" | "query" | "fragment" | "input";
-  /** The grammar rules allowed at the position (often empty). */
+  /** What could have stood at the position, as `iri parse --json` lists it: literals in double quotes ("\"?\""), ABNF rule names ("ipchar"), "the end". */
   expected: string[];
   /** The spec section the rule comes from. */
   spec: string;
@@ -91,6 +92,50 @@ export interface Finding {
   /** The span's length in characters. */
   len: number;
   component: string;
+  /** On a READING_ finding and HOST_NOT_ALLOWED: the readers that read the input otherwise ("whatwg", "inet_aton", "decoded"). */
+  readers?: Reader[];
+  /** The host they reach, in canonical form. */
+  reached?: string | null;
+  /** Its class when it is an IP address ("loopback", "private", "link-local"...). */
+  addressClass?: string | null;
+  /** The host and path the WHATWG URL Standard reads, or null when it rejects the input. */
+  whatwg?: { host: string | null; path: string } | null;
+}
+
+/** A reader: 3987bis itself, browsers (the WHATWG URL Standard), C resolvers (inet_aton), or a reader that percent-decodes first. */
+export type Reader = "rfc3987bis" | "whatwg" | "inet_aton" | "decoded";
+
+/** What one reader reads: null where it reads no such component. */
+export interface Reading {
+  scheme: string | null;
+  userinfo: string | null;
+  host: string | null;
+  hostType: string | null;
+  /** The class of the host when it is an IP address. */
+  addressClass: string | null;
+  port: string | null;
+  path: string | null;
+  query: string | null;
+  fragment: string | null;
+}
+
+/** Where two readings part, after the normalization all agree on: a READING_ code of `iri check`. */
+export interface ReadingDifference {
+  code: string;
+  component: string;
+  byte: number;
+  char: number;
+  len: number;
+  readers: Reader[];
+  reached: string | null;
+  addressClass: string | null;
+  message: string;
+}
+
+export interface Readings {
+  /** Each reader's reading, `{error}` when it rejects the input, or null when it does not read it. */
+  readings: Record<Reader, Reading | { error: string } | null>;
+  differences: ReadingDifference[];
 }
 
 export interface CheckReport {
@@ -157,6 +202,8 @@ export function resolve(base: string, reference: string, options?: ResolveOption
 export function relativize(base: string, target: string): string;
 /** The normal form of `s` (RFC 3987 §5.3.2, or §5.3.3 with level "scheme"). */
 export function normalize(s: string, options?: NormalizeOptions | null): string;
+/** Every reading of `s` (3987bis, browsers, C resolvers, decode-first) and where they part; throws an IriParseError when `s` does not parse. */
+export function readings(s: string, options?: { profile?: Profile } | null): Readings;
 /** The lowest rung of RFC 3987 §5.3's ladder at which `a` and `b` are equivalent, or null. */
 export function compare(a: string, b: string, options?: CompareOptions | null): Level | null;
 "#;
@@ -166,9 +213,9 @@ fn parse_error(e: &iribis::ParseError) -> JsValue {
     let err = js_sys::Error::new(&e.to_string());
     err.set_name("IriParseError");
     let expected: Array = e
-        .expected()
+        .expected_all()
         .iter()
-        .map(|r| JsValue::from_str(r.abnf_name()))
+        .map(|x| JsValue::from_str(&x.to_string()))
         .collect();
     let o: &JsValue = err.as_ref();
     set(o, "byte", e.byte() as f64);
@@ -469,6 +516,27 @@ fn finding(v: &Violation) -> JsValue {
     set(&o, "char", v.char as f64);
     set(&o, "len", v.len as f64);
     set(&o, "component", v.component.name());
+    if let Some(d) = v.detail.as_deref() {
+        let readers: Array = d
+            .readers
+            .iter()
+            .map(|r| JsValue::from_str(r.name()))
+            .collect();
+        set(&o, "readers", readers);
+        set(&o, "reached", nullable(d.reached.as_deref()));
+        set(
+            &o,
+            "addressClass",
+            nullable(d.address_class.map(|c| c.name())),
+        );
+        let whatwg = d.whatwg.as_ref().map_or(JsValue::NULL, |w| {
+            let x: JsValue = Object::new().into();
+            set(&x, "host", nullable(w.host.as_deref()));
+            set(&x, "path", w.path.as_str());
+            x
+        });
+        set(&o, "whatwg", whatwg);
+    }
     o
 }
 
@@ -577,4 +645,91 @@ pub fn compare(a: &str, b: &str, options: JsValue) -> Result<JsValue, JsValue> {
     Ok(nullable(
         iribis::normalize::compare(&a, &b, level, ignore_fragment).map(Level::name),
     ))
+}
+
+/// What one reader reads, as a plain object.
+fn reading(r: &Reading) -> JsValue {
+    let o: JsValue = Object::new().into();
+    set(&o, "scheme", nullable(r.scheme.as_deref()));
+    set(&o, "userinfo", nullable(r.userinfo.as_deref()));
+    let host = r.host.as_ref().map(ToString::to_string);
+    set(&o, "host", nullable(host.as_deref()));
+    set(
+        &o,
+        "hostType",
+        nullable(r.host.as_ref().map(ReadHost::kind_name)),
+    );
+    set(
+        &o,
+        "addressClass",
+        nullable(
+            r.host
+                .as_ref()
+                .and_then(ReadHost::address_class)
+                .map(|c| c.name()),
+        ),
+    );
+    set(&o, "port", nullable(r.port.as_deref()));
+    set(&o, "path", nullable(r.path.as_deref()));
+    set(&o, "query", nullable(r.query.as_deref()));
+    set(&o, "fragment", nullable(r.fragment.as_deref()));
+    o
+}
+
+/// Every reading of `s` (3987bis, browsers through the WHATWG URL Standard,
+/// C resolvers' `inet_aton`, a reader that percent-decodes first) and where
+/// they part after normalization, as `iri check` reports it.
+#[wasm_bindgen(skip_typescript)]
+pub fn readings(s: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    let profile = Options::new(options)?.profile()?;
+    let r = IriRef::parse_with(s, &ParseOptions::new().profile(profile))
+        .map_err(|e| parse_error(&e))?;
+    let all = iribis::readings::readings(&r);
+    let by_reader: JsValue = Object::new().into();
+    for reader in Reader::ALL {
+        set(&by_reader, reader.name(), JsValue::NULL);
+    }
+    for (reader, read) in all.all() {
+        let value = match read {
+            Ok(read) => reading(read),
+            Err(rejection) => {
+                let e: JsValue = Object::new().into();
+                set(&e, "error", rejection.message.as_str());
+                e
+            }
+        };
+        set(&by_reader, reader.name(), value);
+    }
+    let differences: Array = all
+        .differences()
+        .iter()
+        .map(|d| {
+            let detail = all.detail(d);
+            let o: JsValue = Object::new().into();
+            set(&o, "code", d.code.name());
+            set(&o, "component", d.component.name());
+            set(&o, "byte", d.start as f64);
+            let chars = |t: Option<&str>| t.map_or(0, |t| t.chars().count()) as f64;
+            set(&o, "char", chars(s.get(..d.start)));
+            set(&o, "len", chars(s.get(d.start..d.end)));
+            let readers: Array = d
+                .readers
+                .iter()
+                .map(|r| JsValue::from_str(r.name()))
+                .collect();
+            set(&o, "readers", readers);
+            set(&o, "reached", nullable(detail.reached.as_deref()));
+            set(
+                &o,
+                "addressClass",
+                nullable(detail.address_class.map(|c| c.name())),
+            );
+            set(&o, "message", d.message.as_str());
+            o
+        })
+        .collect();
+    let o: JsValue = Object::new().into();
+    set(&o, "readings", by_reader);
+    set(&o, "differences", differences);
+    Ok(o)
 }

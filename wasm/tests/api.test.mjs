@@ -96,7 +96,8 @@ test("parse errors: IriParseError with position, component, expected rules, spec
   assert.equal(err.byte, 18);
   assert.equal(err.char, 14);
   assert.equal(err.component, "path");
-  assert.deepEqual(err.expected, ["path-sep", "ipchar"]);
+  // The one list of every surface (`iri parse --json` gives the same).
+  assert.deepEqual(err.expected, ['"#"', '"?"', "path-sep", "ipchar", "the end"]);
   assert.match(err.spec, /3987bis/);
   assert.equal(err.input, "http://例え.jp/a b");
   assert.match(err.message, /at character 14/);
@@ -119,6 +120,27 @@ test("check: the report and its findings", () => {
   // Host spoofing (UTS #39): a Cyrillic 'а' among Latin letters.
   const spoof = iribis.check("http://pаypal.com/");
   assert.ok(spoof.violations.some((v) => v.code.startsWith("HOST_")), JSON.stringify(spoof));
+});
+
+test("readings: what browsers and C resolvers reach", () => {
+  const r = iribis.readings("http://0x7f.1/a/%2e%2e/b");
+  assert.deepEqual(Object.keys(r.readings).sort(), ["decoded", "inet_aton", "rfc3987bis", "whatwg"]);
+  assert.equal(r.readings.rfc3987bis.host, "0x7f.1");
+  assert.equal(r.readings.whatwg.host, "127.0.0.1");
+  assert.equal(r.readings.whatwg.path, "/b");
+  assert.equal(r.readings.inet_aton.addressClass, "loopback");
+  assert.deepEqual(r.differences.map((d) => [d.code, d.component, d.char, d.len]),
+    [["READING_HOST_DIFFERS", "host", 7, 6], ["READING_ENCODED_DOT_SEGMENT", "path", 16, 6]]);
+  assert.deepEqual(r.differences[0].readers, ["whatwg", "inet_aton"]);
+  assert.equal(r.differences[0].reached, "127.0.0.1");
+  assert.deepEqual(iribis.readings("http://a.b.c.1.2.3.4/").readings.whatwg, { error: "invalid IPv4 address" });
+  assert.deepEqual(iribis.readings("https://example.org/a").differences, []);
+  assert.throws(() => iribis.readings("http://h/a b"), { name: "IriParseError" });
+  // check() carries the same details on its READING_ findings.
+  const [f] = iribis.check("http://2130706433/").violations.filter((v) => v.code === "READING_HOST_DIFFERS");
+  assert.equal(f.reached, "127.0.0.1");
+  assert.equal(f.addressClass, "loopback");
+  assert.deepEqual(f.whatwg, { host: "127.0.0.1", path: "/" });
 });
 
 test("conversions", () => {

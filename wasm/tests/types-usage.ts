@@ -20,6 +20,9 @@ const validator = new iribis.Validator({ rule: "IRI" });
 const fast: boolean = validator.isValid("http://h/");
 const ajv = iribisFormats(new Ajv2020(), ["iri", "uri"]);
 const formats = iribisFormats.FORMATS.iri.profile;
+const read: iribis.Readings = iribis.readings("http://0x7f.1/", { profile: "rfc3987bis" });
+const browser = read.readings.whatwg;
+const differs: string[] = read.differences.map((d: iribis.ReadingDifference) => d.code);
 
 // @ts-expect-error: no such profile
 iribis.isValid("a", { profile: "rfc9999" });
@@ -28,4 +31,7 @@ iribis.toUri("a", { idna: "yes" });
 // @ts-expect-error: no such format
 iribisFormats(new Ajv2020(), ["email"]);
 
-export { fast, ok, port, host, codes, uri, iri, resolved, normal, level, rel, ajv, formats };
+// @ts-expect-error: readings takes a profile, not a rule
+iribis.readings("a", { rule: "IRI" });
+
+export { fast, ok, port, host, codes, uri, iri, resolved, normal, level, rel, ajv, formats, browser, differs };

@@ -61,11 +61,15 @@
 //! # Features
 //!
 //! - `cli` (default): the `iri` command-line tool (clap, serde_json); turns
-//!   on `lab`, `charsets` and `spoof`.
+//!   on `lab`, `charsets`, `documents` and `spoof`.
 //! - `charsets`: document charsets other than UTF-8 for the query
 //!   (3987bis §3.5, [`convert::ToUriOptions::query_charset`]), through encoding_rs.
 //! - `spoof`: the host spoofing codes of [`check()`] (UTS #39) and `to_iri`'s
 //!   keeping of spoofable labels in punycode.
+//! - `documents` (on with `cli`): [`documents`], the IRIs inside N-Triples,
+//!   N-Quads, Turtle, TriG, RDF/XML, HTML and XML documents, with their
+//!   places and roles (oxttl, oxrdfxml, quick-xml, lol_html); turns on
+//!   `charsets`.
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings.
 //! - `lab` (on with `cli`): the grammar lab, [`abnf`] (an ABNF reader) and
 //!   the runtime pest grammars behind `iri grammar`.
@@ -94,6 +98,8 @@ mod components;
 mod compose;
 pub mod convert;
 mod decode;
+#[cfg(feature = "documents")]
+pub mod documents;
 mod edit;
 mod error;
 mod fast;

@@ -87,6 +87,11 @@ pub(crate) struct Args {
     /// (by default, a file's own file: IRI).
     #[arg(long, value_name = "IRI", requires = "from")]
     base: Option<String>,
+    /// The encoding of the input (a WHATWG label: shift_jis, latin1,
+    /// utf-16le, ...): with --from, as a transport layer's charset (a byte
+    /// order mark still wins); for lines, they are decoded from it.
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
     #[command(flatten)]
     preprocess: Preprocess,
     /// The inputs; without any (and without --file), each line of standard
@@ -182,6 +187,7 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
             output: format,
             only_invalid: args.only_invalid,
             base: args.base,
+            encoding: args.encoding,
             files: args.inputs.into_iter().map(PathBuf::from).collect(),
             options: &options,
         });

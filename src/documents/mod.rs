@@ -507,9 +507,14 @@ pub struct Undecodable {
 impl fmt::Display for Undecodable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let hex: Vec<String> = self.octets.iter().map(|b| format!("{b:02X}")).collect();
+        let (octets, are) = if self.octets.len() == 1 {
+            ("the octet", "is")
+        } else {
+            ("the octets", "are")
+        };
         write!(
             f,
-            "not {} at byte {} of the document, character {} of the IRI: the octets {} are no character in {}, and an IRI is a sequence of Unicode characters: convert the document to the encoding it declares (or declare the one it is in), or percent-encode the octets (3987bis §3.1)",
+            "not {} at byte {} of the document, character {} of the IRI: {octets} {} {are} no character in {}, and an IRI is a sequence of Unicode characters: convert the document to the encoding it declares (or declare the one it is in), or percent-encode the octets (3987bis §3.1)",
             self.encoding,
             self.byte,
             self.char,

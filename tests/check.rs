@@ -52,17 +52,20 @@ fn every_code_is_triggered_and_not_triggered() {
     let examples = examples();
     for &code in Code::ALL {
         // The look-alikes of protected domains need a list of them:
-        // tests/spoof.rs has their examples.
+        // tests/spoof.rs has their examples. A query's document charset
+        // needs a document: tests/documents_encodings.rs has its examples.
         assert!(
             examples.iter().any(|e| e.code == code && e.expect)
-                || code == Code::HostProtectedLookalike,
+                || code == Code::HostProtectedLookalike
+                || code == Code::QueryDocumentCharset,
             "{code} has no example that triggers it"
         );
         assert!(
             examples.iter().any(|e| e.code == code && !e.expect)
                 || code == Code::JoinerCharacter
                 || code == Code::PrivateUseCharacter
-                || code == Code::HostProtectedLookalike,
+                || code == Code::HostProtectedLookalike
+                || code == Code::QueryDocumentCharset,
             "{code} has no example that must not trigger it"
         );
     }

@@ -36,6 +36,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+mod charset;
 mod html;
 mod input;
 mod markup;
@@ -478,14 +479,50 @@ impl Found {
         }
     }
 
-    /// Checks the IRI with `checker` (see [`Found::checked`]); None for a
-    /// syntax error. The result is what `iri check --from` reports.
+    /// Checks the IRI with `checker` (see [`Found::checked`]), and what
+    /// the document adds: `QUERY_DOCUMENT_CHARSET` for an http(s) IRI
+    /// whose query has characters outside ASCII in a document that is not
+    /// in UTF-8 or UTF-16 (3987bis §3.5). None for a syntax error; the
+    /// [`Undecodable`] octets of an IRI that cannot be decoded. The result
+    /// is what `iri check --from` reports.
+    ///
+    /// ```
+    /// use iribis::check::{CheckOptions, Checker, Code};
+    /// use iribis::documents::{read, Format, Options};
+    ///
+    /// // <a href="http://example.jp/?q=日本"> in Shift_JIS.
+    /// let page = b"<meta charset=shift_jis><a href=\"http://example.jp/?q=\x93\xfa\x96\x7b\">";
+    /// let mut checker = Checker::new(CheckOptions::default());
+    /// let mut codes = Vec::new();
+    /// read(&page[..], &Options::new(Format::Html), |found| {
+    ///     assert_eq!(found.encoding, "Shift_JIS");
+    ///     let report = found.check(&mut checker).unwrap().unwrap();
+    ///     codes.extend(report.violations.iter().map(|v| v.code));
+    ///     Ok(())
+    /// })?;
+    /// assert_eq!(codes, [Code::QueryDocumentCharset]);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn check(&self, checker: &mut Checker) -> Option<Result<Report, Undecodable>> {
         let checked = self.checked()?;
         if let Some(u) = &self.undecodable {
             return Some(Err(u.clone()));
         }
-        Some(Ok(checker.check(checked)))
+        let mut report = checker.check(checked);
+        if let (What::Reference { written, resolved }, Some(encoding)) = (
+            &self.what,
+            encoding_rs::Encoding::for_label(self.encoding.as_bytes()),
+        ) {
+            let target = resolved.as_deref().unwrap_or(written);
+            charset::add_findings(
+                &mut report,
+                written,
+                target,
+                encoding,
+                &checker.options().severities,
+            );
+        }
+        Some(Ok(report))
     }
 }
 

@@ -561,6 +561,105 @@ impl fmt::Display for Undecodable {
     }
 }
 
+/// A reader of text in a WHATWG encoding, giving it as UTF-8, in streaming
+/// (encoding_rs's decoder keeps a character split across reads); a byte
+/// order mark at the start wins over the label, as in documents. Each
+/// sequence the encoding cannot decode becomes U+FFFD, and is recorded:
+/// [`DecodingReader::undecodable`] says where. `iri check|parse|to-uri
+/// --encoding` reads lines through it.
+///
+/// ```
+/// use std::io::Read;
+/// use iribis::documents::DecodingReader;
+///
+/// let mut r = DecodingReader::new(&b"caf\xE9 \x81"[..], "windows-1252")?;
+/// let log = r.undecodable();
+/// let mut text = String::new();
+/// r.read_to_string(&mut text)?;
+/// assert_eq!(text, "café \u{81}");
+/// assert!(log.first_within(0, 100).is_none());
+///
+/// let mut r = DecodingReader::new(&b"\x93\xFA \xA0"[..], "shift_jis")?;
+/// let log = r.undecodable();
+/// let mut text = String::new();
+/// r.read_to_string(&mut text)?;
+/// assert_eq!(text, "日 \u{FFFD}");
+/// let (at, bad) = log.first_within(0, 100).unwrap();
+/// assert_eq!((at, bad.byte, bad.octets.as_slice()), (4, 3, &[0xA0][..]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct DecodingReader<R> {
+    inner: input::Decoded<io::Chain<io::Cursor<Vec<u8>>, R>>,
+    encoding: &'static encoding_rs::Encoding,
+}
+
+impl<R: Read> DecodingReader<R> {
+    /// Decodes `reader` from the encoding `label` names (a WHATWG label),
+    /// or the one its byte order mark names.
+    pub fn new(mut reader: R, label: &str) -> Result<Self, EncodingError> {
+        let given = input::for_label(label.trim().as_bytes()).ok_or_else(|| EncodingError {
+            message: format!(
+                "{label:?} is not a label of the WHATWG Encoding Standard (utf-8, utf-16le, shift_jis, euc-jp, iso-8859-2, windows-1251, koi8-r, gbk, big5, euc-kr, ...)"
+            ),
+        })?;
+        // A read error here comes back at the first read.
+        let head = input::read_head(&mut reader, 3).unwrap_or_default();
+        let (encoding, bom) = input::bom(&head).unwrap_or((given, 0));
+        let rest = io::Cursor::new(Vec::new()).chain(reader);
+        Ok(DecodingReader {
+            inner: input::Decoded::new(rest, head, bom, encoding),
+            encoding,
+        })
+    }
+
+    /// The name of the encoding read.
+    pub fn encoding(&self) -> &'static str {
+        self.encoding.name()
+    }
+
+    /// Where the undecodable sequences are, as they are read.
+    pub fn undecodable(&self) -> UndecodableLog {
+        UndecodableLog {
+            bads: std::rc::Rc::clone(&self.inner.bad),
+            encoding: self.encoding.name(),
+        }
+    }
+}
+
+impl<R: Read> Read for DecodingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf)
+    }
+}
+
+/// The undecodable sequences a [`DecodingReader`] met, by their offsets in
+/// the UTF-8 it gives.
+#[derive(Clone)]
+pub struct UndecodableLog {
+    bads: input::Bads,
+    encoding: &'static str,
+}
+
+impl UndecodableLog {
+    /// The first undecodable sequence whose U+FFFD is in the decoded text
+    /// from `start` to `end` (a byte range of the UTF-8 read): the offset
+    /// of its U+FFFD there, and its offset in the input (`byte`) and
+    /// octets (`char` is 0: the log has no text to count characters in).
+    /// Sequences before `start` are forgotten: ask in order.
+    pub fn first_within(&self, start: u64, end: u64) -> Option<(u64, Undecodable)> {
+        let bad = input::bad_within(&self.bads, start, end)?;
+        Some((
+            bad.decoded,
+            Undecodable {
+                byte: bad.original,
+                char: 0,
+                octets: bad.octets,
+                encoding: self.encoding,
+            },
+        ))
+    }
+}
+
 /// Reads a document of `options.format()` from `reader`, giving every IRI
 /// and syntax error to `sink` in document order, as soon as it is known.
 /// An error of `reader` or `sink` stops the reading and is returned.

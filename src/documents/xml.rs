@@ -340,8 +340,14 @@ enum Said {
 
 /// oxrdfxml on a thread of its own: the chunks in, its syntax errors (with
 /// their positions) and its progress out.
+/// oxrdfxml's refusal of an XML declaration that names another encoding
+/// than UTF-8: it is given the text decoded to UTF-8, so that one is not
+/// the document's error.
+const ONLY_UTF8: &str = "Only UTF-8 is supported by the RDF/XML parser";
+
 fn spawn_rdfxml(
     base: Option<String>,
+    decoded: bool,
 ) -> (
     mpsc::SyncSender<Vec<u8>>,
     mpsc::Receiver<Said>,
@@ -371,6 +377,8 @@ fn spawn_rdfxml(
                 None => break,
                 Some(Ok(_)) => {}
                 Some(Err(oxrdfxml::RdfXmlParseError::Io(_))) => break,
+                Some(Err(oxrdfxml::RdfXmlParseError::Syntax(e)))
+                    if decoded && e.to_string() == ONLY_UTF8 => {}
                 Some(Err(oxrdfxml::RdfXmlParseError::Syntax(e))) => {
                     // An error the reader cannot get past comes back at
                     // the same place: once is enough.
@@ -448,7 +456,9 @@ pub(crate) fn scan_xml(
     if detected.stop {
         return Ok(());
     }
-    let worker = rdf.then(|| spawn_rdfxml(options.base.clone()));
+    let decoded_from = detected.encoding;
+    let worker =
+        rdf.then(|| spawn_rdfxml(options.base.clone(), decoded_from != encoding_rs::UTF_8));
     let gate = Rc::new(Cell::new(if rdf { Gate::Hold } else { Gate::Open }));
     let tee = Tee {
         inner: decoded,
@@ -605,8 +615,12 @@ impl Scan {
             let delta = (part.as_ptr() as usize).wrapping_sub(content.as_ptr() as usize);
             at + 1 + delta.min(content.len()) as u64
         };
-        let element_name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
         let attributes: Vec<_> = e.attributes().with_checks(false).flatten().collect();
+        if attributes.is_empty() && !self.rdf {
+            // Nothing to report, and no base or namespace to change.
+            return;
+        }
+        let element_name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
         // Its namespace declarations are in scope for its own name and
         // attributes (Namespaces in XML 1.0 §6.1).
         for a in &attributes {

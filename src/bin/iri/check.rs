@@ -195,10 +195,14 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     let (source, artifact, progress): (Box<dyn Iterator<Item = io::Result<Line>>>, _, _) =
         match &args.file {
             Some(path) => {
-                let (lines, progress) = file_lines(path)?;
-                (Box::new(lines), sarif::artifact_uri(path), progress)
+                let (lines, progress) = file_lines(path, args.encoding.as_deref())?;
+                (lines, sarif::artifact_uri(path), progress)
             }
-            None if args.inputs.is_empty() => (inputs(args.inputs), "stdin".to_owned(), None),
+            None if args.inputs.is_empty() => (
+                crate::inputs::stdin_lines(args.encoding.as_deref())?,
+                "stdin".to_owned(),
+                None,
+            ),
             None => (inputs(args.inputs), "argv".to_owned(), None),
         };
     let lines = args.preprocess.apply(source);
@@ -445,7 +449,8 @@ impl Writer {
 /// progress bar over its bytes when standard error is a terminal.
 fn file_lines(
     path: &PathBuf,
-) -> io::Result<(impl Iterator<Item = io::Result<Line>>, Option<ProgressBar>)> {
+    encoding: Option<&str>,
+) -> io::Result<(crate::inputs::Lines, Option<ProgressBar>)> {
     let file = File::open(path)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     let meta = file.metadata().ok();
@@ -462,7 +467,11 @@ fn file_lines(
         }
         _ => None,
     };
-    Ok((crate::inputs::lines(file, regular), progress))
+    let lines: crate::inputs::Lines = match encoding {
+        Some(label) => Box::new(crate::inputs::decoded_lines(file, regular, label)?),
+        None => Box::new(crate::inputs::lines(file, regular)),
+    };
+    Ok((lines, progress))
 }
 
 /// The report of one input, or its error (not UTF-8, or a panic).

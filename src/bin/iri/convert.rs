@@ -35,6 +35,11 @@ pub(crate) struct ToUriArgs {
     json: bool,
     #[command(flatten)]
     preprocess: Preprocess,
+    /// The encoding of standard input's lines (a WHATWG label: shift_jis,
+    /// latin1, utf-16le, ...), decoded before converting; the query's
+    /// charset is --query-charset's.
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
     /// The IRIs; without any, each line of standard input is one.
     inputs: Vec<OsString>,
 }
@@ -168,7 +173,10 @@ pub(crate) fn run_to_uri(args: ToUriArgs) -> io::Result<Outcome> {
             .query_charset(label)
             .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()))?;
     }
-    let given = args.preprocess.apply(inputs(args.inputs));
+    let given = args.preprocess.apply(crate::inputs::inputs_in(
+        args.inputs,
+        args.encoding.as_deref(),
+    )?);
     // Without --explain only the result is computed: memory stays a few
     // bytes per input byte on long lines.
     run(given, "uri", args.explain, args.json, |s| {

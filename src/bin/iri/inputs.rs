@@ -6,6 +6,9 @@ use std::io::{self, BufRead, BufReader, Read};
 
 use crate::output::Failure;
 
+/// Inputs, one at a time, from wherever they come.
+pub(crate) type Lines = Box<dyn Iterator<Item = io::Result<Line>>>;
+
 /// One input and where it comes from.
 pub(crate) struct Line {
     /// The 1-based line of standard input (or of the file) it was read from;
@@ -33,11 +36,18 @@ pub(crate) struct NotUtf8 {
     bytes: Vec<u8>,
     /// The byte offset of the first octet that is not UTF-8.
     byte: usize,
+    /// For a line decoded from another encoding (`--encoding`): its text,
+    /// a U+FFFD at `byte` standing for octets the encoding cannot decode.
+    undecodable: Option<Box<iribis::documents::Undecodable>>,
 }
 
 impl NotUtf8 {
     fn new(bytes: Vec<u8>, byte: usize) -> Self {
-        NotUtf8 { bytes, byte }
+        NotUtf8 {
+            bytes,
+            byte,
+            undecodable: None,
+        }
     }
 
     /// The text with U+FFFD in place of each sequence that is not UTF-8:
@@ -49,6 +59,17 @@ impl NotUtf8 {
     /// The error: where the first octet that is not UTF-8 is, in bytes and in
     /// characters (of the valid text before it).
     pub(crate) fn failure(&self) -> Failure {
+        if let Some(u) = &self.undecodable {
+            let text = String::from_utf8_lossy(&self.bytes);
+            let message = u
+                .to_string()
+                .replace(" of the document", " of the input")
+                .replace(
+                "convert the document to the encoding it declares (or declare the one it is in)",
+                "give the encoding the input is in with --encoding",
+            );
+            return Failure::at(&text, self.byte, message, "input", "3987bis §3.1");
+        }
         let valid = std::str::from_utf8(&self.bytes[..self.byte]).unwrap_or_default();
         let char = valid.chars().count();
         let octet = self.bytes.get(self.byte).copied().unwrap_or_default();
@@ -196,6 +217,62 @@ fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<usize> 
         if done {
             return Ok(read);
         }
+    }
+}
+
+/// Each line of `reader`, decoded from the encoding `label` names (a
+/// WHATWG label; a byte order mark wins), as [`lines`] gives them: a line
+/// with octets the encoding cannot decode is an error that says which and
+/// where, never a U+FFFD to check.
+pub(crate) fn decoded_lines(
+    reader: impl Read + 'static,
+    regular: bool,
+    label: &str,
+) -> io::Result<impl Iterator<Item = io::Result<Line>>> {
+    let decoded = iribis::documents::DecodingReader::new(reader, label)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("--encoding: {e}")))?;
+    let log = decoded.undecodable();
+    let mut at = 0u64;
+    Ok(lines(decoded, regular).map(move |line| {
+        let mut line = line?;
+        let start = at;
+        at += line.bytes as u64;
+        if let Some((bad, mut u)) = log.first_within(start, at) {
+            let bytes = match std::mem::replace(&mut line.input, Input::Text(String::new())) {
+                Input::Text(t) => t.into_bytes(),
+                Input::NotUtf8(n) => n.bytes,
+            };
+            let byte = usize::try_from(bad - start).unwrap_or(0).min(bytes.len());
+            u.char = String::from_utf8_lossy(&bytes[..byte]).chars().count();
+            line.input = Input::NotUtf8(NotUtf8 {
+                bytes,
+                byte,
+                undecodable: Some(Box::new(u)),
+            });
+        }
+        Ok(line)
+    }))
+}
+
+/// [`inputs`], the lines of standard input decoded from `label` when
+/// given (`--encoding`; arguments are text already).
+pub(crate) fn inputs_in(args: Vec<OsString>, label: Option<&str>) -> io::Result<Lines> {
+    if args.is_empty() {
+        stdin_lines(label)
+    } else {
+        Ok(inputs(args))
+    }
+}
+
+/// The lines of standard input, decoded from `label` when given.
+pub(crate) fn stdin_lines(label: Option<&str>) -> io::Result<Lines> {
+    match label {
+        None => Ok(Box::new(lines(io::stdin().lock(), stdin_is_file()))),
+        Some(label) => Ok(Box::new(decoded_lines(
+            io::stdin().lock(),
+            stdin_is_file(),
+            label,
+        )?)),
     }
 }
 

@@ -7,7 +7,6 @@ use iribis::render::escape_invisible;
 use iribis::{Components, GrammarRule, IriRef, ParseOptions, Profile};
 use serde_json::{Map, Value};
 
-use crate::inputs::inputs;
 use crate::output::{self, answer_all, Answer, Failure, Shape};
 use crate::Outcome;
 
@@ -31,6 +30,10 @@ pub(crate) struct Args {
     json: bool,
     #[command(flatten)]
     preprocess: crate::inputs::Preprocess,
+    /// The encoding of standard input's lines (a WHATWG label: shift_jis,
+    /// latin1, utf-16le, ...), decoded before parsing.
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
 }
 
 /// Parses a `--rule` value: an ABNF (or pest) rule name, regardless of case
@@ -63,7 +66,10 @@ pub(crate) fn check_rule(rule: GrammarRule, profile: Profile) -> io::Result<()> 
 }
 
 pub(crate) fn run(args: Args) -> io::Result<Outcome> {
-    let lines = args.preprocess.apply(inputs(args.inputs));
+    let lines = args.preprocess.apply(crate::inputs::inputs_in(
+        args.inputs,
+        args.encoding.as_deref(),
+    )?);
     if let Some(path) = &args.grammar {
         return crate::grammar::parse_with(path, &args.rule, args.profile, lines, args.json);
     }

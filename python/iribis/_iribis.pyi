@@ -129,3 +129,17 @@ def check_many(
 def _valid_and_codes(
     items: StringArray, *, profile: Profile = "rfc3987bis", severities: Optional[Severities] = None
 ) -> tuple[pyarrow.BooleanArray, pyarrow.ListArray]: ...
+# check_document (iri check --from): its own imports, so that the lines
+# above stay as they are.
+import os
+from typing import Any
+
+def check_document(
+    path_or_bytes: Union[str, os.PathLike[str], bytes],
+    *,
+    format: Literal["ntriples", "nquads", "turtle", "trig", "rdfxml", "html", "xml"],
+    base: Optional[str] = None,
+    encoding: Optional[str] = None,
+    profile: Profile = "rfc3987bis",
+    severities: Optional[Severities] = None,
+) -> list[dict[str, Any]]: ...

@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 mod batch;
+mod documents;
 
 create_exception!(
     iribis,
@@ -606,5 +607,6 @@ fn _iribis(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(to_iri, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     batch::register(m)?;
+    documents::register(m)?;
     Ok(())
 }

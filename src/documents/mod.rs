@@ -32,7 +32,7 @@
 //!     }
 //!     Ok(())
 //! })?;
-//! assert_eq!(invalid, [(1, 50, "http://example.org/a b".to_owned())]);
+//! assert_eq!(invalid, [(1, 48, "http://example.org/a b".to_owned())]);
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
@@ -356,6 +356,19 @@ pub enum What {
 /// What an IRI is to its document: its place in an RDF statement or
 /// directive, and for the markup formats the element and attribute it is
 /// the value (or the name) of.
+///
+/// ```
+/// use iribis::documents::{read, Format, Options, Position};
+///
+/// let mut roles = Vec::new();
+/// read(&b"<base href=\"http://e/\"><img src=\"a.png\">"[..], &Options::new(Format::Html), |f| {
+///     roles.push((f.role.position, f.role.element.clone(), f.role.attribute.clone()));
+///     Ok(())
+/// })?;
+/// assert_eq!(roles[0], (Position::Base, Some("base".into()), Some("href".into())));
+/// assert_eq!(roles[1], (Position::Link, Some("img".into()), Some("src".into())));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Role {
@@ -449,6 +462,20 @@ impl Role {
     }
 }
 
+/// ```
+/// use iribis::documents::{read, Format, Options, Position};
+///
+/// let doc = "@prefix ex: <http://example.org/> . ex:s ex:p <o> .";
+/// let options = Options::new(Format::Turtle).base("http://example.org/doc")?;
+/// let mut found = Vec::new();
+/// read(doc.as_bytes(), &options, |f| {
+///     found.push((f.role.position, f.written().to_owned(), f.resolved().map(str::to_owned)));
+///     Ok(())
+/// })?;
+/// assert_eq!(found[1], (Position::Subject, "ex:s".into(), Some("http://example.org/s".into())));
+/// assert_eq!(found[3], (Position::Object, "o".into(), Some("http://example.org/o".into())));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 impl Found {
     /// The text as the document writes it (empty for a syntax error).
     pub fn written(&self) -> &str {
@@ -591,6 +618,8 @@ impl fmt::Display for Undecodable {
 pub struct DecodingReader<R> {
     inner: input::Decoded<io::Chain<io::Cursor<Vec<u8>>, R>>,
     encoding: &'static encoding_rs::Encoding,
+    /// An error of the first read, given at the first read of the caller.
+    failed: Option<io::Error>,
 }
 
 impl<R: Read> DecodingReader<R> {
@@ -602,13 +631,17 @@ impl<R: Read> DecodingReader<R> {
                 "{label:?} is not a label of the WHATWG Encoding Standard (utf-8, utf-16le, shift_jis, euc-jp, iso-8859-2, windows-1251, koi8-r, gbk, big5, euc-kr, ...)"
             ),
         })?;
-        // A read error here comes back at the first read.
-        let head = input::read_head(&mut reader, 3).unwrap_or_default();
+        // A read error here is given at the caller's first read.
+        let (head, failed) = match input::read_head(&mut reader, 3) {
+            Ok(head) => (head, None),
+            Err(e) => (Vec::new(), Some(e)),
+        };
         let (encoding, bom) = input::bom(&head).unwrap_or((given, 0));
         let rest = io::Cursor::new(Vec::new()).chain(reader);
         Ok(DecodingReader {
             inner: input::Decoded::new(rest, head, bom, encoding),
             encoding,
+            failed,
         })
     }
 
@@ -628,6 +661,9 @@ impl<R: Read> DecodingReader<R> {
 
 impl<R: Read> Read for DecodingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
         self.inner.read(buf)
     }
 }

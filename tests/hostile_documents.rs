@@ -547,3 +547,37 @@ fn minor_a_duplicated_html_attribute_keeps_the_first() {
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["input"], "http://e/first");
 }
+
+/// Item 14, found by fuzz/documents_rdf: read a byte at a time, oxttl
+/// reports an error of a token once it sees the next one, after our lexer
+/// has moved on; its place was the next token's (1:5 for the `?` at 1:4).
+#[test]
+fn item_14_positions_do_not_depend_on_the_reads() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iri"))
+        .args(["check", "--json", "--from", "nquads", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    for b in b"*{/?$" {
+        input.write_all(&[*b]).unwrap();
+        input.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(input);
+    let o = child.wait_with_output().unwrap();
+    let places: Vec<(u64, u64)> = lines(&o)
+        .iter()
+        .map(|l| {
+            (
+                l["syntax_error"]["byte"].as_u64().unwrap(),
+                l["column"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(
+        places.iter().all(|&(byte, column)| column == byte + 1),
+        "{places:?}"
+    );
+}

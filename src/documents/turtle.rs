@@ -197,11 +197,11 @@ pub(crate) fn scan(
         // Every error still to come is at or after the token the lexer
         // stopped in (oxttl places an error at the token it rejects), so
         // what lies before it can be given.
-        let upto = if end { u64::MAX } else { open };
+        let upto = if end { u64::MAX } else { lexer.settled() };
         emit_before(&mut mine, &mut errors, upto, &mut tracker, sink)?;
-        // No position before the lexer's is asked for again.
+        // No position before it is asked for again.
         if !end {
-            tracker.locate(open);
+            tracker.locate(upto);
         }
         lexer.compact();
         if end {
@@ -574,6 +574,9 @@ struct Lexer {
     resume: usize,
     /// The document offset of the string or comment the lexer is in.
     open: Option<u64>,
+    /// The document offset of the last token the lexer looked at: oxttl
+    /// may still report an error there once it sees what follows it.
+    last: u64,
     state: State,
     directive: Directive,
     statement: Statement,
@@ -590,6 +593,7 @@ impl Lexer {
             pos: 0,
             resume: 0,
             open: None,
+            last: start,
             state: State::default(),
             directive: Directive::default(),
             statement: Statement::default(),
@@ -606,6 +610,13 @@ impl Lexer {
     /// position if between tokens).
     fn open_token(&self) -> u64 {
         self.open.unwrap_or(self.offset()).min(self.offset())
+    }
+
+    /// Where the items may be given up to: the open token, or the last
+    /// token looked at (oxttl reports an error of a token once it sees the
+    /// next one).
+    fn settled(&self) -> u64 {
+        self.open_token().min(self.last)
     }
 
     /// Drops the bytes consumed.
@@ -700,6 +711,7 @@ impl Lexer {
             self.resume = i;
         }
         let b = *buf.get(i)?;
+        self.last = self.start + i as u64;
         let next = buf.get(i + 1).copied();
         if next.is_none()
             && !self.eof

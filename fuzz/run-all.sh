@@ -5,7 +5,9 @@
 # finding (libFuzzer saves the input under fuzz/artifacts/). Every run has a
 # memory limit (-rss_limit_mb=512) and a time limit per input (-timeout);
 # long_inputs repeats a fragment to 100 KB or more and takes inputs of up to
-# 1 MB; serve repeats one to 4 MiB. Needs cargo-fuzz (`cargo install cargo-fuzz`); RUSTC_BOOTSTRAP lets
+# 1 MB; serve repeats one to 4 MiB; the documents_* targets documents of up
+# to 64 KB (tokens and byte order marks across the readers' chunks). Needs
+# cargo-fuzz (`cargo install cargo-fuzz`); RUSTC_BOOTSTRAP lets
 # it use the nightly flags it needs on a stable toolchain.
 #
 #   fuzz/run-all.sh [SECONDS [TARGET...]]
@@ -17,7 +19,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
     targets=(fast_vs_pest parse_any roundtrip to_uri resolve ipv6 differential
              long_inputs check to_iri compare lab_grammar lab_from_abnf lab_check
-             lab_trace cli serve)
+             lab_trace cli serve documents_rdf documents_markup documents_bom)
 fi
 # The cli target runs the iri binary as a child process.
 if printf '%s\n' "${targets[@]}" | grep -qx cli; then
@@ -32,6 +34,9 @@ for target in "${targets[@]}"; do
         # The server's requests: a head of up to 16 KiB and a body of up to
         # 1 MiB are reached by repeating a fragment (see the target).
         serve) max_len=4096 timeout=10 ;;
+        # The document readers: documents of up to 64 KB, so that tokens
+        # and byte order marks cross the readers' chunks.
+        documents_*) max_len=65536 timeout=30 ;;
         *) max_len=512 timeout=10 ;;
     esac
     mkdir -p "corpus/$target"

@@ -61,7 +61,7 @@
 //! # Features
 //!
 //! - `cli` (default): the `iri` command-line tool (clap, serde_json); turns
-//!   on `lab`, `charsets`, `spoof` and `readings`.
+//!   on `lab`, `charsets`, `documents`, `spoof` and `readings`.
 //! - `charsets`: document charsets other than UTF-8 for the query
 //!   (3987bis §3.5, [`convert::ToUriOptions::query_charset`]), through encoding_rs.
 //! - `spoof`: the host spoofing codes of [`check()`] (UTS #39) and `to_iri`'s
@@ -69,6 +69,10 @@
 //! - `readings`: [`readings`](mod@readings), what other software reads in
 //!   an IRI (browsers through rust-url, C resolvers' inet_aton), the
 //!   `READING_` codes of [`check()`] and its allowed hosts.
+//! - `documents` (on with `cli`): [`documents`], the IRIs inside N-Triples,
+//!   N-Quads, Turtle, TriG, RDF/XML, HTML and XML documents, with their
+//!   places and roles (oxttl, oxrdfxml, quick-xml, lol_html); turns on
+//!   `charsets`.
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings.
 //! - `lab` (on with `cli`): the grammar lab, [`abnf`] (an ABNF reader) and
 //!   the runtime pest grammars behind `iri grammar`.
@@ -97,6 +101,8 @@ mod components;
 mod compose;
 pub mod convert;
 mod decode;
+#[cfg(feature = "documents")]
+pub mod documents;
 mod edit;
 mod error;
 mod fast;

@@ -53,11 +53,13 @@ fn every_code_is_triggered_and_not_triggered() {
     for &code in Code::ALL {
         // The look-alikes of protected domains and the hosts outside the
         // allowed ones need a list: tests/spoof.rs and tests/readings.rs
-        // have their examples.
+        // have their examples. A query's document charset needs a document:
+        // tests/documents_encodings.rs has its examples.
         assert!(
             examples.iter().any(|e| e.code == code && e.expect)
                 || code == Code::HostProtectedLookalike
-                || code == Code::HostNotAllowed,
+                || code == Code::HostNotAllowed
+                || code == Code::QueryDocumentCharset,
             "{code} has no example that triggers it"
         );
         assert!(
@@ -65,7 +67,8 @@ fn every_code_is_triggered_and_not_triggered() {
                 || code == Code::JoinerCharacter
                 || code == Code::PrivateUseCharacter
                 || code == Code::HostProtectedLookalike
-                || code == Code::HostNotAllowed,
+                || code == Code::HostNotAllowed
+                || code == Code::QueryDocumentCharset,
             "{code} has no example that must not trigger it"
         );
     }

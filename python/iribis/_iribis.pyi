@@ -181,3 +181,17 @@ class Readings(TypedDict):
     differences: list[Difference]
 
 def readings(s: str, *, profile: Profile = "rfc3987bis") -> Readings: ...
+# check_document (iri check --from): its own imports, so that the lines
+# above stay as they are.
+import os
+from typing import Any
+
+def check_document(
+    path_or_bytes: Union[str, os.PathLike[str], bytes],
+    *,
+    format: Literal["ntriples", "nquads", "turtle", "trig", "rdfxml", "html", "xml"],
+    base: Optional[str] = None,
+    encoding: Optional[str] = None,
+    profile: Profile = "rfc3987bis",
+    severities: Optional[Severities] = None,
+) -> list[dict[str, Any]]: ...

@@ -22,6 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 mod batch;
+mod documents;
 mod readings;
 mod text;
 
@@ -740,5 +741,6 @@ fn _iribis(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(readings::readings, m)?)?;
     batch::register(m)?;
+    documents::register(m)?;
     Ok(())
 }

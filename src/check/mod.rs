@@ -213,6 +213,31 @@ pub struct Violation {
 }
 
 impl Violation {
+    /// A finding of `code` at `severity`: `len` characters from the byte
+    /// `byte` (character `char`) of `component`; nothing expected, no
+    /// readers' details (for the findings the document readers add).
+    #[cfg(feature = "documents")]
+    pub(crate) fn new(
+        code: Code,
+        severity: Severity,
+        message: String,
+        (byte, char, len): (usize, usize, usize),
+        component: Component,
+    ) -> Violation {
+        Violation {
+            code,
+            severity,
+            message,
+            byte,
+            char,
+            len,
+            component,
+            expected: Vec::new(),
+            #[cfg(feature = "readings")]
+            detail: None,
+        }
+    }
+
     /// A window of the input around this violation's span as a report
     /// shows it, and the line to print beneath it with `^` under the span
     /// (see [`underline`](crate::render::underline): about 40 columns of context on

@@ -92,6 +92,11 @@ pub(crate) struct Args {
     /// (by default, a file's own file: IRI).
     #[arg(long, value_name = "IRI", requires = "from")]
     base: Option<String>,
+    /// The encoding of the input (a WHATWG label: shift_jis, latin1,
+    /// utf-16le, ...): with --from, as a transport layer's charset (a byte
+    /// order mark still wins); for lines, they are decoded from it.
+    #[arg(long, value_name = "LABEL")]
+    encoding: Option<String>,
     #[command(flatten)]
     preprocess: Preprocess,
     /// The inputs; without any (and without --file), each line of standard
@@ -228,6 +233,7 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
             output: format,
             only_invalid: args.only_invalid,
             base: args.base,
+            encoding: args.encoding,
             files: args.inputs.into_iter().map(PathBuf::from).collect(),
             options: &options,
         });
@@ -235,12 +241,20 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     warn_of_file_names(&args.inputs);
     let (source, artifact, progress): (Box<dyn Iterator<Item = io::Result<Line>>>, _, _) =
         match &args.file {
-            Some(path) if path.as_os_str() == "-" => (inputs(Vec::new()), "stdin".to_owned(), None),
+            Some(path) if path.as_os_str() == "-" => (
+                crate::inputs::stdin_lines(args.encoding.as_deref())?,
+                "stdin".to_owned(),
+                None,
+            ),
             Some(path) => {
-                let (lines, progress) = file_lines(path)?;
-                (Box::new(lines), sarif::artifact_uri(path), progress)
+                let (lines, progress) = file_lines(path, args.encoding.as_deref())?;
+                (lines, sarif::artifact_uri(path), progress)
             }
-            None if args.inputs.is_empty() => (inputs(args.inputs), "stdin".to_owned(), None),
+            None if args.inputs.is_empty() => (
+                crate::inputs::stdin_lines(args.encoding.as_deref())?,
+                "stdin".to_owned(),
+                None,
+            ),
             None => (inputs(args.inputs), "argv".to_owned(), None),
         };
     let lines = args.preprocess.apply(source);
@@ -534,7 +548,8 @@ fn document_format(extension: &str) -> Option<&'static str> {
 /// progress bar over its bytes when standard error is a terminal.
 fn file_lines(
     path: &Path,
-) -> io::Result<(impl Iterator<Item = io::Result<Line>>, Option<ProgressBar>)> {
+    encoding: Option<&str>,
+) -> io::Result<(crate::inputs::Lines, Option<ProgressBar>)> {
     let (file, regular) = crate::inputs::open(path)?;
     let meta = file.metadata().ok();
     let progress = match meta {
@@ -549,7 +564,10 @@ fn file_lines(
         }
         _ => None,
     };
-    Ok((crate::inputs::lines(file, regular), progress))
+    Ok((
+        crate::inputs::read_lines(file, regular, encoding)?,
+        progress,
+    ))
 }
 
 /// The report of one input, or its error (not UTF-8, or a panic).

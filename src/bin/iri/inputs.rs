@@ -8,6 +8,9 @@ use std::path::{Path, PathBuf};
 
 use crate::output::Failure;
 
+/// Inputs, one at a time, from wherever they come.
+pub(crate) type Lines = Box<dyn Iterator<Item = io::Result<Line>>>;
+
 /// One input and where it comes from.
 pub(crate) struct Line {
     /// The 1-based line of standard input (or of the file) it was read from;
@@ -38,11 +41,18 @@ pub(crate) struct NotUtf8 {
     bytes: Vec<u8>,
     /// The byte offset of the first octet that is not UTF-8.
     byte: usize,
+    /// For a line decoded from another encoding (`--encoding`): its text,
+    /// a U+FFFD at `byte` standing for octets the encoding cannot decode.
+    undecodable: Option<Box<iribis::documents::Undecodable>>,
 }
 
 impl NotUtf8 {
     fn new(bytes: Vec<u8>, byte: usize) -> Self {
-        NotUtf8 { bytes, byte }
+        NotUtf8 {
+            bytes,
+            byte,
+            undecodable: None,
+        }
     }
 
     /// The text with U+FFFD in place of each sequence that is not UTF-8:
@@ -54,6 +64,17 @@ impl NotUtf8 {
     /// The error: where the first octet that is not UTF-8 is, in bytes and in
     /// characters (of the valid text before it).
     pub(crate) fn failure(&self) -> Failure {
+        if let Some(u) = &self.undecodable {
+            let text = String::from_utf8_lossy(&self.bytes);
+            let message = u
+                .to_string()
+                .replace(" of the document", " of the input")
+                .replace(
+                "convert the document to the encoding it declares (or declare the one it is in)",
+                "give the encoding the input is in with --encoding",
+            );
+            return Failure::at(&text, self.byte, message, "input", "3987bis §3.1");
+        }
         let valid = std::str::from_utf8(&self.bytes[..self.byte]).unwrap_or_default();
         let char = valid.chars().count();
         let octet = self.bytes.get(self.byte).copied().unwrap_or_default();
@@ -146,22 +167,26 @@ pub(crate) struct FileArg {
     // Every command gives its positional inputs the id `inputs`.
     #[arg(long, value_name = "PATH", conflicts_with = "inputs")]
     pub(crate) file: Option<PathBuf>,
+    /// The encoding of the lines of standard input or of --file (a WHATWG
+    /// label: shift_jis, latin1, utf-16le, ...; a byte order mark wins),
+    /// decoded before they are read.
+    #[arg(long, value_name = "LABEL")]
+    pub(crate) encoding: Option<String>,
 }
 
 impl FileArg {
     /// The inputs: the lines of the `--file` when there is one, else the
-    /// arguments, else the lines of standard input.
-    pub(crate) fn inputs(
-        &self,
-        args: Vec<OsString>,
-    ) -> io::Result<Box<dyn Iterator<Item = io::Result<Line>>>> {
+    /// arguments, else the lines of standard input; lines decoded from the
+    /// encoding `--encoding` names when given.
+    pub(crate) fn inputs(&self, args: Vec<OsString>) -> io::Result<Lines> {
+        let label = self.encoding.as_deref();
         match &self.file {
-            Some(path) if path.as_os_str() == "-" => Ok(inputs(Vec::new())),
+            Some(path) if path.as_os_str() == "-" => stdin_lines(label),
             Some(path) => {
                 let (file, regular) = open(path)?;
-                Ok(Box::new(lines(file, regular)))
+                read_lines(file, regular, label)
             }
-            None => Ok(inputs(args)),
+            None => inputs_in(args, label),
         }
     }
 }
@@ -258,6 +283,68 @@ fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> io::Result<usize> 
         if done {
             return Ok(read);
         }
+    }
+}
+
+/// Each line of `reader`, decoded from the encoding `label` names (a
+/// WHATWG label; a byte order mark wins), as [`lines`] gives them: a line
+/// with octets the encoding cannot decode is an error that says which and
+/// where, never a U+FFFD to check.
+pub(crate) fn decoded_lines(
+    reader: impl Read + 'static,
+    regular: bool,
+    label: &str,
+) -> io::Result<impl Iterator<Item = io::Result<Line>>> {
+    let decoded = iribis::documents::DecodingReader::new(reader, label)
+        .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("--encoding: {e}")))?;
+    let log = decoded.undecodable();
+    let mut at = 0u64;
+    Ok(lines(decoded, regular).map(move |line| {
+        let mut line = line?;
+        let start = at;
+        at += line.bytes as u64;
+        if let Some((bad, mut u)) = log.first_within(start, at) {
+            let bytes = match std::mem::replace(&mut line.input, Input::Text(String::new())) {
+                Input::Text(t) => t.into_bytes(),
+                Input::NotUtf8(n) => n.bytes,
+            };
+            let byte = usize::try_from(bad - start).unwrap_or(0).min(bytes.len());
+            u.char = String::from_utf8_lossy(&bytes[..byte]).chars().count();
+            line.input = Input::NotUtf8(NotUtf8 {
+                bytes,
+                byte,
+                undecodable: Some(Box::new(u)),
+            });
+        }
+        Ok(line)
+    }))
+}
+
+/// [`inputs`], the lines of standard input decoded from `label` when
+/// given (`--encoding`; arguments are text already).
+pub(crate) fn inputs_in(args: Vec<OsString>, label: Option<&str>) -> io::Result<Lines> {
+    if args.is_empty() {
+        stdin_lines(label)
+    } else {
+        Ok(inputs(args))
+    }
+}
+
+/// The lines of standard input, decoded from `label` when given.
+pub(crate) fn stdin_lines(label: Option<&str>) -> io::Result<Lines> {
+    read_lines(io::stdin().lock(), stdin_is_file(), label)
+}
+
+/// The lines of `reader` ([`lines`]), decoded from `label` when given
+/// ([`decoded_lines`]).
+pub(crate) fn read_lines(
+    reader: impl Read + 'static,
+    regular: bool,
+    label: Option<&str>,
+) -> io::Result<Lines> {
+    match label {
+        None => Ok(Box::new(lines(reader, regular))),
+        Some(label) => Ok(Box::new(decoded_lines(reader, regular, label)?)),
     }
 }
 

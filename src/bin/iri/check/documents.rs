@@ -1,13 +1,7 @@
 //! `iri check --from FORMAT FILE...`: the IRIs inside documents, each with
-//! its position (the 1-based line and column, in characters, of its first
-//! character inside its delimiters), read by real parsers in constant
-//! memory: oxttl (N-Triples, N-Quads, Turtle, TriG), oxrdfxml (RDF/XML),
-//! lol_html (HTML) and quick-xml (XML). A syntax error in a document is a
-//! finding with its position; checking goes on where the parser recovers.
-
-mod markup;
-mod position;
-mod turtle;
+//! its position, as the library's document readers (`iribis::documents`)
+//! find them; this module renders them (human, JSON, SARIF) with their
+//! checks, and keeps the run going past a document that cannot be read.
 
 use std::cell::RefCell;
 use std::fs::File;
@@ -17,12 +11,12 @@ use std::path::{Path, PathBuf};
 use anstyle::AnsiColor;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use iribis::check::{CheckOptions, Checker, Report};
+use iribis::documents::{self, Found, Options, Undecodable, What};
 use iribis::render::escape_line;
-use iribis::IriRef;
 use serde::Serialize;
 
 use super::{sarif, write_findings, write_json_line, Format, Summary};
-use crate::output::{guarded, write_serialized};
+use crate::output::{guarded, write_serialized, Failure};
 use crate::Outcome;
 
 /// The document formats of `--from`.
@@ -47,120 +41,23 @@ pub(crate) enum DocFormat {
 }
 
 impl DocFormat {
+    /// The library's format.
+    fn format(self) -> documents::Format {
+        match self {
+            DocFormat::Ntriples => documents::Format::NTriples,
+            DocFormat::Nquads => documents::Format::NQuads,
+            DocFormat::Turtle => documents::Format::Turtle,
+            DocFormat::Trig => documents::Format::TriG,
+            DocFormat::Rdfxml => documents::Format::RdfXml,
+            DocFormat::Html => documents::Format::Html,
+            DocFormat::Xml => documents::Format::Xml,
+        }
+    }
+
     /// The name of the format, as `--from` spells it.
     fn name(self) -> &'static str {
-        match self {
-            DocFormat::Ntriples => "ntriples",
-            DocFormat::Nquads => "nquads",
-            DocFormat::Turtle => "turtle",
-            DocFormat::Trig => "trig",
-            DocFormat::Rdfxml => "rdfxml",
-            DocFormat::Html => "html",
-            DocFormat::Xml => "xml",
-        }
+        self.format().name()
     }
-}
-
-/// One document being read.
-pub(crate) struct Doc<'a> {
-    pub(crate) format: DocFormat,
-    /// The base IRI before the document declares one: `--base`, or the
-    /// file's own `file:` IRI.
-    pub(crate) base: Option<String>,
-    progress: Option<&'a ProgressBar>,
-}
-
-impl Doc<'_> {
-    /// Counts `n` more bytes read.
-    pub(crate) fn progress(&self, n: usize) {
-        if let Some(bar) = self.progress {
-            bar.inc(n as u64);
-        }
-    }
-
-    /// Reads the next chunk of the document into `chunk` (0 at its end),
-    /// counted on the progress bar; a read interrupted by a signal is
-    /// tried again.
-    pub(crate) fn read(&self, reader: &mut impl Read, chunk: &mut [u8]) -> io::Result<usize> {
-        loop {
-            match reader.read(chunk) {
-                Ok(n) => {
-                    self.progress(n);
-                    return Ok(n);
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            }
-        }
-    }
-
-    /// [`Doc::progress`], as a function of its own.
-    pub(crate) fn progress_fn(&self) -> Box<dyn Fn(usize)> {
-        let bar = self.progress.cloned();
-        Box::new(move |n| {
-            if let Some(bar) = &bar {
-                bar.inc(n as u64);
-            }
-        })
-    }
-}
-
-/// Something found in a document, at its byte offset, 1-based line and
-/// column (in characters).
-pub(crate) struct Found {
-    pub(crate) offset: u64,
-    pub(crate) line: usize,
-    pub(crate) column: usize,
-    pub(crate) what: What,
-}
-
-/// Writes the items of `first` and `second` (each in document order) to
-/// `sink` in document order; at the same offset, `second`'s first (an error
-/// before the IRI it is about).
-pub(crate) fn merge_in_order(
-    first: Vec<Found>,
-    second: Vec<Found>,
-    sink: &mut dyn FnMut(Found) -> io::Result<()>,
-) -> io::Result<()> {
-    let (mut xs, mut ys) = (first.into_iter().peekable(), second.into_iter().peekable());
-    loop {
-        let next = match (xs.peek(), ys.peek()) {
-            (Some(x), Some(y)) if y.offset <= x.offset => ys.next(),
-            (Some(_), _) => xs.next(),
-            (None, Some(_)) => ys.next(),
-            (None, None) => return Ok(()),
-        };
-        if let Some(f) = next {
-            sink(f)?;
-        }
-    }
-}
-
-pub(crate) enum What {
-    /// An IRI reference, as written (the format's escapes decoded), and
-    /// resolved against the base when it is relative. The reference is
-    /// checked.
-    Reference {
-        written: String,
-        resolved: Option<String>,
-    },
-    /// A name that stands for an IRI (a prefixed name, an RDF/XML element
-    /// or attribute name, an rdf:ID), as written, and that IRI. The IRI is
-    /// checked.
-    Name { written: String, iri: String },
-    /// A syntax error of the document.
-    SyntaxError { message: String },
-}
-
-/// `written` resolved against `base` (RFC 3986 §5.2) when it is a relative
-/// reference and both parse; None otherwise.
-pub(crate) fn resolve_relative(base: Option<&str>, written: &str) -> Option<String> {
-    let base = base?;
-    let relative = IriRef::parse(written).is_ok_and(|r| r.scheme().is_none());
-    if !relative {
-        return None;
-    }
-    iribis::resolve(base, written).ok().map(|i| i.into_string())
 }
 
 /// The `file:` IRI of a path (RFC 8089 §2), from its absolute form: every
@@ -176,6 +73,8 @@ pub(crate) struct Request<'a> {
     pub(crate) output: Format,
     pub(crate) only_invalid: bool,
     pub(crate) base: Option<String>,
+    /// `--encoding`: the documents' encoding, as a transport layer gives it.
+    pub(crate) encoding: Option<String>,
     pub(crate) files: Vec<PathBuf>,
     pub(crate) options: &'a CheckOptions,
 }
@@ -188,6 +87,20 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
         request.files.clone()
     };
     let stdin = |p: &Path| p.as_os_str() == "-";
+    // Usage errors, before any output: a base that is not an absolute IRI
+    // (it would be ignored, and every relative reference left unresolved),
+    // an encoding no decoder knows.
+    let mut options = Options::new(request.format.format());
+    if let Some(label) = &request.encoding {
+        options = options
+            .encoding(label)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("--encoding: {e}")))?;
+    }
+    if let Some(base) = &request.base {
+        options = options
+            .base(base)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("--base: {e}")))?;
+    }
     let progress = progress_bar(&files, stdin);
     let (out, color) = crate::output::stdout(request.output == Format::Human);
     let writer = RefCell::new(DocWriter {
@@ -201,6 +114,8 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
         syntax_errors: 0,
         doc_format: request.format,
         checker: Checker::new(request.options.clone()),
+        artifacts: Vec::new(),
+        not_read: Vec::new(),
     });
     if request.output == Format::Sarif {
         sarif::write_head(&mut writer.borrow_mut().out)?;
@@ -214,42 +129,52 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
                 sarif::artifact_uri(path),
             )
         };
-        let base = match &request.base {
-            Some(b) => Some(b.clone()),
-            None if stdin(path) => None,
-            None => file_iri(path),
-        };
-        let doc = Doc {
-            format: request.format,
-            base,
-            progress: progress.as_ref(),
-        };
+        let mut doc_options = options.clone();
+        if request.base.is_none() && !stdin(path) {
+            if let Some(with_base) = file_iri(path).and_then(|iri| options.clone().base(&iri).ok())
+            {
+                doc_options = with_base;
+            }
+        }
         let place = Source {
             name: &name,
             uri: &uri,
         };
-        let mut sink = |found: Found| writer.borrow_mut().write(&place, &found);
-        let (inner, regular): (Box<dyn Read>, bool) = if stdin(path) {
-            (Box::new(io::stdin().lock()), crate::inputs::stdin_is_file())
+        let encoding = std::cell::Cell::new(None);
+        // An error of the output stops the run; one of a document is
+        // reported, and the next document read.
+        let output_failed = std::cell::Cell::new(false);
+        let mut sink = |found: Found| {
+            encoding.set(Some(found.encoding));
+            let written = writer.borrow_mut().write(&place, &found);
+            output_failed.set(written.is_err());
+            written
+        };
+        let opened: io::Result<(Box<dyn Read>, bool)> = if stdin(path) {
+            Ok((Box::new(io::stdin().lock()), crate::inputs::stdin_is_file()))
         } else {
-            let file = File::open(path)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-            let regular = file.metadata().is_ok_and(|m| m.is_file());
-            (Box::new(file), regular)
+            File::open(path).map(|file| {
+                let regular = file.metadata().is_ok_and(|m| m.is_file());
+                (Box::new(file) as Box<dyn Read>, regular)
+            })
         };
-        let reader = FlushFirst {
-            inner,
-            writer: &writer,
-            regular,
-        };
-        match request.format {
-            DocFormat::Ntriples | DocFormat::Nquads | DocFormat::Turtle | DocFormat::Trig => {
-                turtle::scan(&doc, reader, &mut sink)
+        let read = opened.and_then(|(inner, regular)| {
+            let reader = FlushFirst {
+                inner,
+                writer: &writer,
+                regular,
+                progress: progress.as_ref(),
+            };
+            documents::read(reader, &doc_options, &mut sink)
+        });
+        match read {
+            Err(e) if output_failed.get() => return Err(e),
+            Err(e) => writer.borrow_mut().not_read(&name, &uri, &e)?,
+            Ok(()) => {
+                let encoding = encoding.get();
+                writer.borrow_mut().artifacts.push((uri.clone(), encoding));
             }
-            DocFormat::Html => markup::scan_html(&doc, reader, &mut sink),
-            DocFormat::Rdfxml | DocFormat::Xml => markup::scan_xml(&doc, reader, &mut sink),
         }
-        .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
         writer.borrow_mut().out.flush()?;
     }
     if let Some(bar) = progress {
@@ -265,6 +190,8 @@ struct FlushFirst<'a> {
     inner: Box<dyn Read + 'a>,
     writer: &'a RefCell<DocWriter>,
     regular: bool,
+    /// The progress bar over the documents' bytes.
+    progress: Option<&'a ProgressBar>,
 }
 
 impl Read for FlushFirst<'_> {
@@ -274,7 +201,11 @@ impl Read for FlushFirst<'_> {
                 w.out.flush()?;
             }
         }
-        self.inner.read(buf)
+        let n = self.inner.read(buf)?;
+        if let Some(bar) = self.progress {
+            bar.inc(n as u64);
+        }
+        Ok(n)
     }
 }
 
@@ -323,6 +254,11 @@ struct DocWriter {
     doc_format: DocFormat,
     /// One checker for all documents: their IRIs share hosts.
     checker: Checker,
+    /// The documents read, with their SARIF artifact URI and encoding.
+    artifacts: Vec<(String, Option<&'static str>)>,
+    /// The documents that could not be read (or not to their end), with
+    /// why: a SARIF log records them as tool execution notifications.
+    not_read: Vec<String>,
 }
 
 /// The keys a JSON result of a document adds after `line`.
@@ -333,6 +269,7 @@ struct Position<'a> {
     file: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     resolved: Option<&'a str>,
+    encoding: &'a str,
 }
 
 /// The JSON result of a syntax error.
@@ -346,6 +283,7 @@ struct SyntaxErrorLine<'a> {
     column: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     file: Option<&'a str>,
+    encoding: &'a str,
 }
 
 #[derive(Serialize)]
@@ -358,14 +296,17 @@ struct SyntaxErrorObject<'a> {
 impl DocWriter {
     fn write(&mut self, source: &Source<'_>, found: &Found) -> io::Result<()> {
         let file = self.several.then_some(source.name);
-        let (written, checked, resolved) = match &found.what {
-            What::SyntaxError { message } => {
-                return self.write_syntax_error(source, found, message)
-            }
-            What::Reference { written, resolved } => (written, written, resolved.as_deref()),
-            What::Name { written, iri } => (written, iri, Some(iri.as_str())),
+        if let What::SyntaxError { message } = &found.what {
+            return self.write_syntax_error(source, found, message);
+        }
+        let (written, resolved) = (found.written(), found.resolved());
+        let checked = found.checked().unwrap_or(written);
+        let answer = match guarded(|| found.check(&mut self.checker)) {
+            Ok(Some(Ok(report))) => Ok(report),
+            Ok(Some(Err(undecodable))) => Err(not_decodable(written, &undecodable)),
+            Ok(None) => return Ok(()),
+            Err(failure) => Err(failure),
         };
-        let answer = guarded(|| self.checker.check(checked));
         match &answer {
             Ok(report) => self.summary.add(report),
             Err(_) => self.summary.add_failure(),
@@ -384,6 +325,7 @@ impl DocWriter {
                     column: found.column,
                     file,
                     resolved,
+                    encoding: found.encoding,
                 };
                 write_serialized(&mut extra, &position)?;
                 // The pairs inside the braces.
@@ -453,6 +395,7 @@ impl DocWriter {
                     line: found.line,
                     column: found.column,
                     file: self.several.then_some(source.name),
+                    encoding: found.encoding,
                 };
                 write_serialized(&mut self.out, &line)?;
                 writeln!(self.out)
@@ -490,8 +433,23 @@ impl DocWriter {
         }
     }
 
+    /// A document that could not be read (or not to its end): said on
+    /// standard error at once, and in a SARIF log's notifications.
+    fn not_read(&mut self, name: &str, uri: &str, e: &io::Error) -> io::Result<()> {
+        self.out.flush()?;
+        let message = format!("{name}: {e}");
+        let _ = writeln!(
+            io::stderr(),
+            "iri: {}",
+            crate::output::escape_lines(&message)
+        );
+        self.artifacts.push((uri.to_owned(), None));
+        self.not_read.push(message);
+        Ok(())
+    }
+
     /// Ends the output; gives the outcome: a syntax error outranks an
-    /// invalid IRI.
+    /// invalid IRI, and a document not read is an error (exit 2).
     fn finish(mut self) -> io::Result<Outcome> {
         match self.format {
             Format::Human if self.summary.inputs + self.syntax_errors > 1 => {
@@ -500,10 +458,20 @@ impl DocWriter {
                     writeln!(self.out, "{} syntax errors", self.syntax_errors)?;
                 }
             }
-            Format::Sarif => sarif::write_tail(&mut self.out)?,
+            Format::Sarif => {
+                sarif::write_documents_tail(&mut self.out, &self.artifacts, &self.not_read)?
+            }
             _ => {}
         }
         self.out.flush()?;
+        if !self.not_read.is_empty() {
+            // Each was said as it happened; the exit status is 2.
+            let n = self.not_read.len();
+            return Err(io::Error::other(format!(
+                "{n} document{} could not be read (the others were checked)",
+                if n == 1 { "" } else { "s" }
+            )));
+        }
         Ok(if self.syntax_errors > 0 {
             Outcome::SyntaxError
         } else if self.summary.invalid > 0 {
@@ -512,6 +480,16 @@ impl DocWriter {
             Outcome::AllValid
         })
     }
+}
+
+/// The error of an IRI with octets its document's encoding cannot decode,
+/// as `--file` gives one for a line that is not UTF-8.
+fn not_decodable(written: &str, u: &Undecodable) -> Failure {
+    let at = written
+        .char_indices()
+        .nth(u.char)
+        .map_or(written.len(), |(i, _)| i);
+    Failure::at(written, at, u.to_string(), "input", "3987bis §3.1")
 }
 
 /// `s` in `style` when colouring.

@@ -286,3 +286,56 @@ pub(crate) fn write_document_error(
 pub(crate) fn write_tail(out: &mut impl Write) -> io::Result<()> {
     out.write_all(b"]}]}\n")
 }
+
+#[derive(Serialize)]
+struct Artifact<'a> {
+    location: ArtifactLocation<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    encoding: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation<'a> {
+    execution_successful: bool,
+    tool_execution_notifications: Vec<Notification<'a>>,
+}
+
+#[derive(Serialize)]
+struct Notification<'a> {
+    level: &'static str,
+    message: Text<'a>,
+}
+
+/// Ends the log of `check --from`: the documents as the run's artifacts
+/// (SARIF §3.24, each with the encoding it was read in, §3.24.9), and the
+/// invocation (§3.20), unsuccessful with a notification for each document
+/// that could not be read (§3.20.21), so that a log is always whole.
+pub(crate) fn write_documents_tail(
+    out: &mut impl Write,
+    artifacts: &[(String, Option<&str>)],
+    not_read: &[String],
+) -> io::Result<()> {
+    out.write_all(b"],\"artifacts\":")?;
+    let artifacts: Vec<Artifact<'_>> = artifacts
+        .iter()
+        .map(|(uri, encoding)| Artifact {
+            location: ArtifactLocation { uri },
+            encoding: *encoding,
+        })
+        .collect();
+    crate::output::write_serialized(out, &artifacts)?;
+    out.write_all(b",\"invocations\":")?;
+    let invocation = Invocation {
+        execution_successful: not_read.is_empty(),
+        tool_execution_notifications: not_read
+            .iter()
+            .map(|m| Notification {
+                level: "error",
+                message: Text { text: m },
+            })
+            .collect(),
+    };
+    crate::output::write_serialized(out, &[invocation])?;
+    out.write_all(b"}]}\n")
+}

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 /// The UTF-8 byte order mark.
 pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
-/// Counts lines and characters over a stream's bytes.
+/// Counts lines and characters over a stream's UTF-8 bytes.
 #[derive(Default)]
 pub(crate) struct Tracker {
     /// The bytes from `at` up to the read head.
@@ -18,33 +18,22 @@ pub(crate) struct Tracker {
     /// 0-based line and column (in characters) at `at`.
     line: usize,
     column: usize,
-    /// Whether the stream started with a byte order mark.
-    bom: bool,
 }
 
 impl Tracker {
-    /// Appends bytes read from the stream. A byte order mark at the start
-    /// of the stream takes no column (editors do not show it).
-    pub(crate) fn push(&mut self, bytes: &[u8]) {
-        if self.at == 0 && self.pending.is_empty() && self.line == 0 && self.column == 0 {
-            if let Some(rest) = bytes.strip_prefix(BOM) {
-                self.bom = true;
-                self.at = BOM.len() as u64;
-                self.pending.extend(rest);
-                return;
-            }
+    /// A tracker whose first byte is at `offset` of the document, line 1,
+    /// column 1 (after a byte order mark, which takes no column: editors
+    /// do not show it).
+    pub(crate) fn starting_at(offset: u64) -> Self {
+        Tracker {
+            at: offset,
+            ..Tracker::default()
         }
-        self.pending.extend(bytes);
     }
 
-    /// The length of the byte order mark the stream started with (0 without
-    /// one): quick-xml's offsets start after it.
-    pub(crate) fn bom_len(&self) -> u64 {
-        if self.bom {
-            BOM.len() as u64
-        } else {
-            0
-        }
+    /// Appends bytes read from the stream.
+    pub(crate) fn push(&mut self, bytes: &[u8]) {
+        self.pending.extend(bytes);
     }
 
     /// The 1-based line and column (in characters: every octet that is not
@@ -57,14 +46,22 @@ impl Tracker {
         let n = usize::try_from(ahead)
             .unwrap_or(usize::MAX)
             .min(self.pending.len());
-        for b in self.pending.drain(..n) {
-            if b == b'\n' {
+        let (front, back) = self.pending.as_slices();
+        let (a, b) = if n <= front.len() {
+            (&front[..n], &back[..0])
+        } else {
+            (front, &back[..n - front.len()])
+        };
+        for part in [a, b] {
+            let mut rest = part;
+            while let Some(i) = memchr::memchr(b'\n', rest) {
                 self.line += 1;
                 self.column = 0;
-            } else if b & 0xC0 != 0x80 {
-                self.column += 1;
+                rest = &rest[i + 1..];
             }
+            self.column += rest.iter().filter(|&&b| b & 0xC0 != 0x80).count();
         }
+        self.pending.drain(..n);
         self.at += n as u64;
         (self.line + 1, self.column + 1)
     }
@@ -87,9 +84,9 @@ mod tests {
         assert_eq!(t.locate(12), (3, 1));
         // Behind: the last position.
         assert_eq!(t.locate(5), (3, 1));
-        // A byte order mark takes no column.
-        let mut t = Tracker::default();
-        t.push(b"\xEF\xBB\xBF<a>");
+        // After a byte order mark: offsets count it, columns do not.
+        let mut t = Tracker::starting_at(3);
+        t.push(b"<a>");
         assert_eq!(t.locate(4), (1, 2));
     }
 }

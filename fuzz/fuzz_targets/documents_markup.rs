@@ -1,0 +1,17 @@
+//! The HTML, XML and RDF/XML readers (`iribis::documents`) on any bytes,
+//! in any encoding their rules find, read whole and cut into pieces where
+//! the fuzzer says: they never panic, their items are in order, and (but
+//! for oxrdfxml's error places) they do not depend on where the reads were
+//! cut.
+#![no_main]
+
+mod documents_common;
+
+use iribis::documents::Format;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, rest)) = data.split_first() else { return };
+    let format = [Format::Html, Format::Xml, Format::RdfXml][usize::from(selector % 3)];
+    documents_common::same_whatever_the_cuts(format, rest, usize::from(selector / 3));
+});

@@ -1,0 +1,298 @@
+//! Differential fuzzing: strings drawn from the grammar and near misses of
+//! them, asked of an adapter and of the spec; each disagreement shrunk to
+//! a minimal input and attributed to a rule.
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::fast::dead::Dfa;
+use crate::profile::Profile;
+use crate::rule::GrammarRule;
+use crate::Components;
+
+use super::case::{judge, Answer, Case, Expect, Op, Verdict};
+use super::generate::{exercised, Rng, Walk, CANDIDATES};
+use super::run::Adapter;
+use super::shrink::shrink;
+use super::Suite;
+
+/// Options of [`fuzz`].
+#[derive(Clone, Debug)]
+pub struct FuzzOptions {
+    /// How long to draw new inputs (shrinking the last finding may take a
+    /// little longer).
+    pub duration: Duration,
+    /// The seed of the draw.
+    pub seed: u64,
+    /// The profiles to draw from (each with its reference rule).
+    pub profiles: Vec<Profile>,
+    /// The operations to ask: `valid` and `components`.
+    pub ops: Vec<Op>,
+    /// How long one answer may take.
+    pub timeout: Duration,
+    /// How many findings to keep per rule, operation, profile and
+    /// direction (the others are counted).
+    pub per_group: usize,
+}
+
+impl Default for FuzzOptions {
+    fn default() -> Self {
+        FuzzOptions {
+            duration: Duration::from_secs(60),
+            seed: 1,
+            profiles: vec![Profile::Rfc3987bis],
+            ops: vec![Op::Valid, Op::Components],
+            timeout: Duration::from_secs(10),
+            per_group: 3,
+        }
+    }
+}
+
+/// One disagreement, shrunk.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// The minimal case, with the spec's answer as its `expect`.
+    pub case: Case,
+    /// What the implementation answered for it (`null`: no answer).
+    pub got: Value,
+    /// Why that is wrong.
+    pub why: String,
+    /// The drawn input it was shrunk from.
+    pub original: String,
+    /// Whether the suite had no case with this input yet.
+    pub new: bool,
+}
+
+/// What a fuzzing run found.
+#[derive(Clone, Debug, Default)]
+pub struct FuzzReport {
+    /// Inputs drawn and asked.
+    pub tried: usize,
+    /// Inputs on which the implementation and the spec disagreed.
+    pub disagreements: usize,
+    /// The findings kept (at most [`FuzzOptions::per_group`] per group).
+    pub findings: Vec<Finding>,
+    /// Disagreements per group (`op profile rule direction`).
+    pub groups: HashMap<String, usize>,
+    /// Combinations the adapter said it does not support.
+    pub unsupported: Vec<String>,
+}
+
+/// Asks the adapter one case; `None` when it did not answer (crash,
+/// timeout, malformed line), after starting it again.
+fn ask(adapter: &mut Adapter, command: &str, case: &Case, timeout: Duration) -> Option<Answer> {
+    let sent = adapter.send(&case.request());
+    let got = match (sent, adapter.receive(timeout)) {
+        (Ok(()), Ok(Some(line))) => match Answer::from_line(&line) {
+            Ok((id, a)) if id == case.id => return Some(a),
+            _ => None,
+        },
+        _ => None,
+    };
+    if got.is_none() {
+        adapter.stop();
+        if let Ok(a) = Adapter::start(command) {
+            *adapter = a;
+        }
+    }
+    got
+}
+
+/// The rule a disagreement on `input` is about: where the input stops
+/// being valid, or the innermost telling rule around its last character.
+fn attribute(input: &str, rule: GrammarRule, profile: Profile, valid: bool) -> String {
+    if valid {
+        let last = input.char_indices().last().map_or(0, |(i, _)| i);
+        return exercised(input, rule, profile, last, true)
+            .unwrap_or_else(|| rule.for_profile(profile).abnf_name().to_owned());
+    }
+    match Components::parse(input, rule, profile) {
+        Err(e) => e
+            .expected()
+            .first()
+            .map(|r| r.abnf_name().to_owned())
+            .unwrap_or_else(|| e.component().name().to_owned()),
+        Ok(_) => rule.abnf_name().to_owned(),
+    }
+}
+
+/// Runs the fuzzer against the adapter `command` for the options'
+/// duration.
+///
+/// Inputs are drawn from each profile's `IRI-reference` DFA (random
+/// accepted strings) and, half the time, edited by one character (a near
+/// miss). Each is asked as `valid` (and, when valid, as `components`); on
+/// a disagreement with the spec the input is shrunk by delta debugging
+/// while the disagreement stays the same, and attributed to a rule.
+pub fn fuzz(
+    command: &str,
+    options: &FuzzOptions,
+    mut progress: impl FnMut(&FuzzReport),
+) -> Result<FuzzReport, super::RunError> {
+    let mut adapter = Adapter::start(command).map_err(super::RunError::Start)?;
+    let mut rng = Rng::new(options.seed);
+    let known: HashSet<(Op, &str, &str)> = Suite::builtin()
+        .cases()
+        .iter()
+        .map(|c| (c.op, c.profile.name(), c.input.as_str()))
+        .collect();
+    let walks: Vec<(Profile, Walk, Dfa)> = options
+        .profiles
+        .iter()
+        .filter_map(|&p| {
+            let dfa = Dfa::of(GrammarRule::IRI_REFERENCE.for_profile(p), p)?;
+            Some((p, Walk::new(dfa), dfa))
+        })
+        .collect();
+    let mut report = FuzzReport::default();
+    let mut skip: HashSet<(Op, Profile)> = HashSet::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let start = Instant::now();
+    let mut id = 0u64;
+    while start.elapsed() < options.duration && !walks.is_empty() {
+        let (profile, walk, dfa) = &walks[rng.below(walks.len())];
+        let (profile, dfa) = (*profile, *dfa);
+        let mut input = walk.random_accepted(&mut rng, 40);
+        if rng.below(2) == 0 {
+            input = edit(&input, &mut rng);
+        }
+        if !seen.insert(input.clone()) {
+            continue;
+        }
+        let rule = GrammarRule::IRI_REFERENCE.for_profile(profile);
+        let name = rule.abnf_name();
+        let valid = dfa.accepts_all(&input);
+        for &op in &options.ops {
+            if skip.contains(&(op, profile))
+                || (op == Op::Components && !valid)
+                || !matches!(op, Op::Valid | Op::Components)
+            {
+                continue;
+            }
+            id += 1;
+            let mut case = Case {
+                id: format!("fuzz-{id}"),
+                op,
+                profile,
+                rule: Some(name.to_owned()),
+                input: input.clone(),
+                base: None,
+                expect: Expect::Error,
+                source: String::new(),
+                exercises: None,
+                generator: Some("fuzz".into()),
+                note: None,
+                extra: Default::default(),
+            };
+            let Some(expect) = super::expected(&case) else {
+                continue;
+            };
+            case.expect = expect;
+            report.tried += 1;
+            let answer = ask(&mut adapter, command, &case, options.timeout);
+            let verdict = match &answer {
+                Some(a) => judge(&case, a, false),
+                None => Verdict::Fail("no answer (crash, timeout or malformed line)".into()),
+            };
+            match verdict {
+                Verdict::Pass => continue,
+                Verdict::Unsupported => {
+                    skip.insert((op, profile));
+                    report.unsupported.push(format!("{op} {profile}"));
+                    continue;
+                }
+                Verdict::Fail(_) => {}
+            }
+            report.disagreements += 1;
+            // Shrink while the implementation disagrees in the same way:
+            // the same verdict expected, and still not given.
+            let crashed = answer.is_none();
+            let mut still = |s: &str| {
+                let v = dfa.accepts_all(s);
+                if v != valid || (op == Op::Components && !v) {
+                    return false;
+                }
+                id += 1;
+                let mut c = case.clone();
+                c.id = format!("fuzz-{id}");
+                c.input = s.to_owned();
+                let Some(e) = super::expected(&c) else {
+                    return false;
+                };
+                c.expect = e;
+                match ask(&mut adapter, command, &c, options.timeout) {
+                    Some(a) => !crashed && matches!(judge(&c, &a, false), Verdict::Fail(_)),
+                    None => crashed,
+                }
+            };
+            let small = shrink(&input, 400, &mut still);
+            let mut minimal = case.clone();
+            minimal.input = small.clone();
+            if let Some(e) = super::expected(&minimal) {
+                minimal.expect = e;
+            }
+            let about = attribute(&small, rule, profile, valid);
+            let direction = match op {
+                Op::Valid if valid => "rejects valid",
+                Op::Valid => "accepts invalid",
+                _ => "other components",
+            };
+            let group = format!("{op} {profile} {about} {direction}");
+            let count = report.groups.entry(group).or_default();
+            *count += 1;
+            if *count > options.per_group {
+                continue;
+            }
+            id += 1;
+            minimal.id = format!("fuzz-{id}");
+            let answer = ask(&mut adapter, command, &minimal, options.timeout);
+            let (got, why) = match &answer {
+                Some(a) => match judge(&minimal, a, false) {
+                    Verdict::Fail(why) => (a.to_json(), why),
+                    _ => continue,
+                },
+                None => (
+                    Value::Null,
+                    "no answer (crash, timeout or malformed line)".into(),
+                ),
+            };
+            minimal.exercises = Some(about).filter(|a| a != name);
+            let new = !known.contains(&(op, profile.name(), small.as_str()));
+            report.findings.push(Finding {
+                case: minimal,
+                got,
+                why,
+                original: input.clone(),
+                new,
+            });
+        }
+        if report.tried % 256 == 0 {
+            progress(&report);
+        }
+    }
+    progress(&report);
+    Ok(report)
+}
+
+/// One character of `s` inserted, deleted or replaced (by one of the
+/// candidates the generator tries, or a character of `s` itself).
+fn edit(s: &str, rng: &mut Rng) -> String {
+    let mut chars: Vec<char> = s.chars().collect();
+    let c = if !chars.is_empty() && rng.below(4) == 0 {
+        *rng.pick(&chars)
+    } else {
+        *rng.pick(CANDIDATES)
+    };
+    let at = rng.below(chars.len() + 1);
+    match rng.below(3) {
+        0 => chars.insert(at, c),
+        1 if at < chars.len() => {
+            chars.remove(at);
+        }
+        _ if at < chars.len() => chars[at] = c,
+        _ => chars.push(c),
+    }
+    chars.into_iter().collect()
+}

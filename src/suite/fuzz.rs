@@ -10,10 +10,9 @@ use serde_json::Value;
 use crate::fast::dead::Dfa;
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
-use crate::Components;
 
 use super::case::{judge, Answer, Case, Expect, Op, Verdict};
-use super::generate::{exercised, Rng, Walk, CANDIDATES};
+use super::generate::{Rng, Walk, CANDIDATES};
 use super::run::Adapter;
 use super::shrink::shrink;
 use super::Suite;
@@ -26,8 +25,12 @@ pub struct FuzzOptions {
     pub duration: Duration,
     /// The seed of the draw.
     pub seed: u64,
-    /// The profiles to draw from (each with its reference rule).
+    /// The profiles to draw from.
     pub profiles: Vec<Profile>,
+    /// The rule to draw from, by its 3987bis name: `IRI-reference` (the
+    /// default), `IRI`, `absolute-IRI` or `irelative-ref` (under `rfc3986`
+    /// their URI counterparts).
+    pub rule: GrammarRule,
     /// The operations to ask: `valid` and `components`.
     pub ops: Vec<Op>,
     /// How long one answer may take.
@@ -35,6 +38,10 @@ pub struct FuzzOptions {
     /// How many findings to keep per rule, operation, profile and
     /// direction (the others are counted).
     pub per_group: usize,
+    /// Run the static suite's cases of the same operations and profiles
+    /// first, so that a finding can say whether the suite already has a
+    /// failing case of its rule and direction ([`Finding::new`]).
+    pub baseline: bool,
 }
 
 impl Default for FuzzOptions {
@@ -43,9 +50,11 @@ impl Default for FuzzOptions {
             duration: Duration::from_secs(60),
             seed: 1,
             profiles: vec![Profile::Rfc3987bis],
+            rule: GrammarRule::IRI_REFERENCE,
             ops: vec![Op::Valid, Op::Components],
             timeout: Duration::from_secs(10),
             per_group: 3,
+            baseline: true,
         }
     }
 }
@@ -61,7 +70,10 @@ pub struct Finding {
     pub why: String,
     /// The drawn input it was shrunk from.
     pub original: String,
-    /// Whether the suite had no case with this input yet.
+    /// Whether the static suite misses it: no case of the suite with the
+    /// same operation, profile, rule and direction fails for this
+    /// implementation (with [`FuzzOptions::baseline`]; without, whether
+    /// the suite has no case with this input).
     pub new: bool,
 }
 
@@ -78,6 +90,18 @@ pub struct FuzzReport {
     pub groups: HashMap<String, usize>,
     /// Combinations the adapter said it does not support.
     pub unsupported: Vec<String>,
+    /// With [`FuzzOptions::baseline`]: the static cases run, and how many
+    /// failed.
+    pub baseline: Option<(usize, usize)>,
+}
+
+/// Which way an implementation disagrees on a case.
+fn direction(op: Op, expect: &Expect) -> &'static str {
+    match (op, expect) {
+        (Op::Valid, Expect::Valid { valid: true, .. }) => "rejects valid",
+        (Op::Valid, _) => "accepts invalid",
+        _ => "other components",
+    }
 }
 
 /// Asks the adapter one case; `None` when it did not answer (crash,
@@ -100,28 +124,10 @@ fn ask(adapter: &mut Adapter, command: &str, case: &Case, timeout: Duration) -> 
     got
 }
 
-/// The rule a disagreement on `input` is about: where the input stops
-/// being valid, or the innermost telling rule around its last character.
-fn attribute(input: &str, rule: GrammarRule, profile: Profile, valid: bool) -> String {
-    if valid {
-        let last = input.char_indices().last().map_or(0, |(i, _)| i);
-        return exercised(input, rule, profile, last, true)
-            .unwrap_or_else(|| rule.for_profile(profile).abnf_name().to_owned());
-    }
-    match Components::parse(input, rule, profile) {
-        Err(e) => e
-            .expected()
-            .first()
-            .map(|r| r.abnf_name().to_owned())
-            .unwrap_or_else(|| e.component().name().to_owned()),
-        Ok(_) => rule.abnf_name().to_owned(),
-    }
-}
-
 /// Runs the fuzzer against the adapter `command` for the options'
 /// duration.
 ///
-/// Inputs are drawn from each profile's `IRI-reference` DFA (random
+/// Inputs are drawn from each profile's DFA of the rule (random
 /// accepted strings) and, half the time, edited by one character (a near
 /// miss). Each is asked as `valid` (and, when valid, as `components`); on
 /// a disagreement with the spec the input is shrunk by delta debugging
@@ -142,11 +148,38 @@ pub fn fuzz(
         .profiles
         .iter()
         .filter_map(|&p| {
-            let dfa = Dfa::of(GrammarRule::IRI_REFERENCE.for_profile(p), p)?;
+            let dfa = Dfa::of(options.rule.for_profile(p), p)?;
             Some((p, Walk::new(dfa), dfa))
         })
         .collect();
     let mut report = FuzzReport::default();
+    let mut failing: HashSet<(Op, Profile, String, &'static str)> = HashSet::new();
+    if options.baseline {
+        let cases: Vec<Case> = Suite::builtin()
+            .cases()
+            .iter()
+            .filter(|c| options.ops.contains(&c.op) && options.profiles.contains(&c.profile))
+            .cloned()
+            .collect();
+        let run = super::run(
+            command,
+            &cases,
+            &super::RunOptions {
+                timeout: options.timeout,
+                ..Default::default()
+            },
+            |_| {},
+        )?;
+        for f in &run.failures {
+            failing.insert((
+                f.case.op,
+                f.case.profile,
+                f.case.group().to_owned(),
+                direction(f.case.op, &f.case.expect),
+            ));
+        }
+        report.baseline = Some((run.tally.total, run.tally.failed));
+    }
     let mut skip: HashSet<(Op, Profile)> = HashSet::new();
     let mut seen: HashSet<String> = HashSet::new();
     let start = Instant::now();
@@ -161,7 +194,7 @@ pub fn fuzz(
         if !seen.insert(input.clone()) {
             continue;
         }
-        let rule = GrammarRule::IRI_REFERENCE.for_profile(profile);
+        let rule = options.rule.for_profile(profile);
         let name = rule.abnf_name();
         let valid = dfa.accepts_all(&input);
         for &op in &options.ops {
@@ -233,12 +266,11 @@ pub fn fuzz(
             if let Some(e) = super::expected(&minimal) {
                 minimal.expect = e;
             }
-            let about = attribute(&small, rule, profile, valid);
-            let direction = match op {
-                Op::Valid if valid => "rejects valid",
-                Op::Valid => "accepts invalid",
-                _ => "other components",
-            };
+            let last = small.char_indices().last().map_or(0, |(i, _)| i);
+            let about = walk
+                .attribute(&small, last, rule, profile)
+                .unwrap_or_else(|| name.to_owned());
+            let direction = direction(op, &minimal.expect);
             let group = format!("{op} {profile} {about} {direction}");
             let count = report.groups.entry(group).or_default();
             *count += 1;
@@ -258,8 +290,12 @@ pub fn fuzz(
                     "no answer (crash, timeout or malformed line)".into(),
                 ),
             };
+            let new = if options.baseline {
+                !failing.contains(&(op, profile, about.clone(), direction))
+            } else {
+                !known.contains(&(op, profile.name(), small.as_str()))
+            };
             minimal.exercises = Some(about).filter(|a| a != name);
-            let new = !known.contains(&(op, profile.name(), small.as_str()));
             report.findings.push(Finding {
                 case: minimal,
                 got,

@@ -275,6 +275,33 @@ impl Walk {
         (out, covered)
     }
 
+    /// The rule an input of the reference rule `rule` exercises: for a
+    /// valid input, the innermost telling rule around the character at
+    /// byte `at`; for an invalid one, the rule its valid beginning ends in
+    /// (its first `p` bytes, `p` where it goes wrong, completed by a
+    /// shortest way to acceptance), as for the near misses.
+    pub(crate) fn attribute(
+        &self,
+        input: &str,
+        at: usize,
+        rule: GrammarRule,
+        profile: Profile,
+    ) -> Option<String> {
+        match self.dfa.dead_end(input) {
+            None => exercised(input, rule, profile, at, true),
+            Some(d) => {
+                let mut s = START;
+                for &b in &input.as_bytes()[..d.byte] {
+                    s = self.dfa.step(s, b);
+                }
+                let mut whole = input.as_bytes()[..d.byte].to_vec();
+                whole.extend(self.suf.get(s)?.as_deref()?);
+                let whole = String::from_utf8(whole).ok()?;
+                exercised(&whole, rule, profile, d.byte, false)
+            }
+        }
+    }
+
     /// A random accepted string: random live transitions from the start,
     /// stopping at an accepting state now and then, and a shortest way to
     /// acceptance once it is `max` bytes long.
@@ -915,6 +942,7 @@ pub(crate) fn in_context(profile: Profile) -> Vec<Case> {
         return Vec::new();
     };
     let section = abnf_section(profile);
+    let walk = Walk::new(dfa);
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     for (c, range) in &chars {
@@ -928,6 +956,10 @@ pub(crate) fn in_context(profile: Profile) -> Vec<Case> {
             } else {
                 component
             };
+            let at = input.find(*c).unwrap_or(0);
+            let exercises = walk
+                .attribute(&input, at, rule, profile)
+                .unwrap_or_else(|| component.to_owned());
             out.push(Case {
                 id: format!("valid/{profile}/{name}/in-context/{}", out.len() + 1),
                 op: Op::Valid,
@@ -937,7 +969,7 @@ pub(crate) fn in_context(profile: Profile) -> Vec<Case> {
                 input,
                 base: None,
                 source: format!("{section} ABNF {range}, in {component}"),
-                exercises: Some(component.to_owned()),
+                exercises: Some(exercises),
                 generator: Some("in-context".into()),
                 note: Some(format!("U+{:04X} in {component}", *c as u32)),
                 extra: Default::default(),

@@ -147,15 +147,18 @@ impl Suite {
             } else {
                 "IRI-reference"
             };
-            let mut inputs: Vec<(String, String)> = Vec::new();
+            let mut inputs: Vec<(String, String, Option<String>)> = Vec::new();
             let mut seen = std::collections::HashSet::new();
             for c in &cases {
                 let wanted = c.profile == profile
                     && c.rule.as_deref() == Some(reference)
                     && matches!(c.expect, Expect::Valid { valid: true, .. })
-                    && matches!(c.generator.as_deref(), Some("transition") | None);
+                    && matches!(
+                        c.generator.as_deref(),
+                        Some("transition" | "in-context") | None
+                    );
                 if wanted && seen.insert(c.input.clone()) {
-                    inputs.push((c.input.clone(), c.source.clone()));
+                    inputs.push((c.input.clone(), c.source.clone(), c.generator.clone()));
                 }
             }
             cases.extend(ops::components_of(profile, &inputs));

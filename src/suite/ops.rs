@@ -39,9 +39,12 @@ fn case(
 
 /// `components` cases: the given inputs (the accepted strings that cover
 /// the reference rule's DFA, the spec examples), those the profile accepts.
-pub(crate) fn components_of(profile: Profile, inputs: &[(String, String)]) -> Vec<Case> {
+pub(crate) fn components_of(
+    profile: Profile,
+    inputs: &[(String, String, Option<String>)],
+) -> Vec<Case> {
     let mut out = Vec::new();
-    for (input, source) in inputs {
+    for (input, source, generator) in inputs {
         let expect = components(input, profile);
         if expect == Expect::Error {
             continue;
@@ -63,7 +66,7 @@ pub(crate) fn components_of(profile: Profile, inputs: &[(String, String)]) -> Ve
             }
             .into(),
         );
-        c.generator = None;
+        c.generator = generator.clone();
         out.push(c);
     }
     out

@@ -95,6 +95,10 @@ pub(crate) struct FuzzArgs {
     /// The operations to ask (repeatable): valid, components.
     #[arg(long = "op")]
     ops: Vec<String>,
+    /// The rule to draw from: IRI-reference, IRI, absolute-IRI or
+    /// irelative-ref (their URI counterparts under rfc3986).
+    #[arg(long, default_value = "IRI-reference")]
+    rule: String,
     /// Seconds an answer may take.
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
@@ -108,6 +112,11 @@ pub(crate) struct FuzzArgs {
     /// The implementation's name in the findings' source.
     #[arg(long)]
     name: Option<String>,
+    /// Do not run the static suite first (then a finding is new when the
+    /// suite has no case with its input, not when no case of its rule
+    /// fails).
+    #[arg(long)]
+    no_baseline: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -326,11 +335,26 @@ fn fuzz(args: FuzzArgs) -> io::Result<Outcome> {
         seed: args.seed,
         timeout: seconds(args.timeout)?,
         per_group: args.per_group.max(1),
+        baseline: !args.no_baseline,
         ..FuzzOptions::default()
     };
     if !args.profiles.is_empty() {
         options.profiles = parse_list(&args.profiles)?;
     }
+    options.rule = match iribis::GrammarRule::from_name(&args.rule) {
+        Some(r)
+            if ["IRI-reference", "IRI", "absolute-IRI", "irelative-ref"]
+                .contains(&r.abnf_name()) =>
+        {
+            r
+        }
+        _ => {
+            return Err(usage(format!(
+                "fuzz draws from IRI-reference, IRI, absolute-IRI or irelative-ref, not {}",
+                escape_invisible(&args.rule)
+            )))
+        }
+    };
     if !args.ops.is_empty() {
         options.ops = parse_list(&args.ops)?;
         if let Some(op) = options
@@ -385,6 +409,7 @@ fn fuzz(args: FuzzArgs) -> io::Result<Outcome> {
                 v
             }).collect::<Vec<_>>(),
             "unsupported": report.unsupported,
+            "baseline": report.baseline.map(|(n, f)| serde_json::json!({"cases": n, "failed": f})),
         });
         write_json(&mut out, &v)?;
     } else {
@@ -397,6 +422,9 @@ fn fuzz(args: FuzzArgs) -> io::Result<Outcome> {
             report.findings.len(),
             new.len()
         )?;
+        if let Some((n, failed)) = report.baseline {
+            writeln!(out, "the static suite first: {failed} of {n} cases failed")?;
+        }
         for f in &report.findings {
             writeln!(
                 out,

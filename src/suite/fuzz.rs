@@ -139,11 +139,8 @@ pub fn fuzz(
 ) -> Result<FuzzReport, super::RunError> {
     let mut adapter = Adapter::start(command).map_err(super::RunError::Start)?;
     let mut rng = Rng::new(options.seed);
-    let known: HashSet<(Op, &str, &str)> = Suite::builtin()
-        .cases()
-        .iter()
-        .map(|c| (c.op, c.profile.name(), c.input.as_str()))
-        .collect();
+    // The suite's inputs, when first needed (without a baseline).
+    let mut known: Option<HashSet<(Op, &str, &str)>> = None;
     let walks: Vec<(Profile, Walk, Dfa)> = options
         .profiles
         .iter()
@@ -293,6 +290,13 @@ pub fn fuzz(
             let new = if options.baseline {
                 !failing.contains(&(op, profile, about.clone(), direction))
             } else {
+                let known = known.get_or_insert_with(|| {
+                    Suite::builtin()
+                        .cases()
+                        .iter()
+                        .map(|c| (c.op, c.profile.name(), c.input.as_str()))
+                        .collect()
+                });
                 !known.contains(&(op, profile.name(), small.as_str()))
             };
             minimal.exercises = Some(about).filter(|a| a != name);

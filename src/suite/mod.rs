@@ -147,7 +147,7 @@ impl Suite {
             } else {
                 "IRI-reference"
             };
-            let mut inputs: Vec<(String, String, Option<String>)> = Vec::new();
+            let mut inputs: Vec<&Case> = Vec::new();
             let mut seen = std::collections::HashSet::new();
             for c in &cases {
                 let wanted = c.profile == profile
@@ -158,10 +158,11 @@ impl Suite {
                         Some("transition" | "in-context") | None
                     );
                 if wanted && seen.insert(c.input.clone()) {
-                    inputs.push((c.input.clone(), c.source.clone(), c.generator.clone()));
+                    inputs.push(c);
                 }
             }
-            cases.extend(ops::components_of(profile, &inputs));
+            let components = ops::components_of(profile, &inputs);
+            cases.extend(components);
         }
         cases.extend(findings.iter().filter(|c| c.op == Op::Components).cloned());
         let spec_ops = sources::spec_ops();

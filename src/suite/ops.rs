@@ -37,15 +37,12 @@ fn case(
     }
 }
 
-/// `components` cases: the given inputs (the accepted strings that cover
-/// the reference rule's DFA, the spec examples), those the profile accepts.
-pub(crate) fn components_of(
-    profile: Profile,
-    inputs: &[(String, String, Option<String>)],
-) -> Vec<Case> {
+/// `components` cases of the given cases' inputs (the accepted strings that cover
+/// the reference rule's DFA, the range ends in context, the spec examples).
+pub(crate) fn components_of(profile: Profile, inputs: &[&Case]) -> Vec<Case> {
     let mut out = Vec::new();
-    for (input, source, generator) in inputs {
-        let expect = components(input, profile);
+    for from in inputs {
+        let expect = components(&from.input, profile);
         if expect == Expect::Error {
             continue;
         }
@@ -53,11 +50,12 @@ pub(crate) fn components_of(
             format!("components/{profile}/{}", out.len() + 1),
             Op::Components,
             profile,
-            input,
+            &from.input,
             None,
             expect,
-            source,
+            &from.source,
         );
+        c.exercises.clone_from(&from.exercises);
         c.rule = Some(
             if profile == Profile::Rfc3986 {
                 "URI-reference"
@@ -66,7 +64,7 @@ pub(crate) fn components_of(
             }
             .into(),
         );
-        c.generator = generator.clone();
+        c.generator.clone_from(&from.generator);
         out.push(c);
     }
     out

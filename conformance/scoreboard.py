@@ -149,6 +149,12 @@ def direction(f):
     return "different result"
 
 
+def fuzz_direction(f):
+    if f["op"] == "valid":
+        return "rejects valid" if f["expect"]["valid"] else "accepts invalid"
+    return "other components"
+
+
 def deviations(report, top=8):
     groups = collections.OrderedDict()
     for f in report["failures"]:
@@ -273,6 +279,17 @@ def render():
                     fuzz.append((name, json.load(f)))
                 except ValueError:
                     pass
+    # A finding is new when the static suite has no failing case of its
+    # operation, profile, rule and direction for that implementation (said
+    # again here from the static report, which may be newer than the run).
+    static = {name: r for name, _, _, r in reports}
+    for name, fz in fuzz:
+        failing = set()
+        for f in static.get(name, {}).get("failures", []):
+            failing.add((f["op"], f["profile"], f.get("exercises") or f.get("rule"), fuzz_direction(f)))
+        for f in fz["findings"]:
+            if name in static:
+                f["new"] = (f["op"], f["profile"], f.get("exercises") or f.get("rule"), fuzz_direction(f)) not in failing
     if fuzz:
         w("## Differential fuzzing")
         w("")

@@ -178,7 +178,7 @@ impl Parts {
         let mut m = Map::new();
         for k in Parts::KEYS {
             let v = self.get(k).and_then(Option::as_deref);
-            m.insert(k.to_owned(), v.map_or(Value::Null, |s| Value::from(s)));
+            m.insert(k.to_owned(), v.map_or(Value::Null, Value::from));
         }
         Value::Object(m)
     }
@@ -361,6 +361,41 @@ pub struct Case {
 }
 
 impl Case {
+    /// A case with no rule, base, note or other optional key.
+    ///
+    /// ```
+    /// use iribis::suite::{Case, Expect, Op};
+    /// use iribis::Profile;
+    ///
+    /// let expect = Expect::Result { result: "http://a/g".into(), also: vec![] };
+    /// let mut case = Case::new("r1", Op::Resolve, Profile::Rfc3986, "/g", expect, "RFC 3986 §5.4.1");
+    /// case.base = Some("http://a/b/c/d;p?q".into());
+    /// assert!(case.to_line().contains(r#""base":"http://a/b/c/d;p?q""#));
+    /// ```
+    pub fn new(
+        id: impl Into<String>,
+        op: Op,
+        profile: Profile,
+        input: impl Into<String>,
+        expect: Expect,
+        source: impl Into<String>,
+    ) -> Case {
+        Case {
+            id: id.into(),
+            op,
+            profile,
+            rule: None,
+            input: input.into(),
+            base: None,
+            expect,
+            source: source.into(),
+            exercises: None,
+            generator: None,
+            note: None,
+            extra: Map::new(),
+        }
+    }
+
     /// The case as one line of JSON (no line break), keys in a fixed order.
     pub fn to_line(&self) -> String {
         serde_json::to_string(&self.to_json()).expect("a JSON value serializes")

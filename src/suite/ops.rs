@@ -135,8 +135,12 @@ const REFERENCES: &[&str] = &[
 ];
 
 /// What a reference teaches when a common reading gets it wrong.
-fn resolve_note(base: &str, r: &str) -> Option<&'static str> {
-    if r.contains("%2e") || r.contains("%2E") {
+fn resolve_note(base: &str, r: &str, expect: &Expect) -> Option<&'static str> {
+    let dot_slash = matches!(expect, Expect::Result { result, .. }
+        if result.split_once(':').is_some_and(|(_, rest)| rest.starts_with("/.//")));
+    if dot_slash {
+        Some("RFC 3986 §5.2 as printed gives a path starting with \"//\" and no authority, which would read back as an authority: \"/.\" is written before the path, as the WHATWG URL Standard does (refusing to resolve is the other defensible answer)")
+    } else if r.contains("%2e") || r.contains("%2E") {
         Some("\"%2e\" is not a dot segment: remove_dot_segments (RFC 3986 §5.2.4) works on the text, and decoding it belongs to normalization")
     } else if r.contains("//") && !r.starts_with("//") || r == "/.//g" {
         Some(
@@ -174,7 +178,7 @@ pub(crate) fn resolutions() -> Vec<Case> {
                     expect,
                     "RFC 3986 §5.2 (3987bis §5.5)",
                 );
-                c.note = resolve_note(base, r).map(str::to_owned);
+                c.note = resolve_note(base, r, &c.expect).map(str::to_owned);
                 out.push(c);
             }
         }

@@ -138,10 +138,9 @@ fn reference_rule(profile: Profile) -> &'static str {
     }
 }
 
+/// A case with a rule and a base.
 fn case(
-    id: String,
-    op: Op,
-    profile: Profile,
+    (id, op, profile): (String, Op, Profile),
     rule: Option<&str>,
     input: &str,
     base: Option<&str>,
@@ -149,18 +148,9 @@ fn case(
     source: String,
 ) -> Case {
     Case {
-        id,
-        op,
-        profile,
         rule: rule.map(str::to_owned),
-        input: input.to_owned(),
         base: base.map(str::to_owned),
-        expect,
-        source,
-        exercises: None,
-        generator: None,
-        note: None,
-        extra: Default::default(),
+        ..Case::new(id, op, profile, input, expect, source)
     }
 }
 
@@ -190,9 +180,7 @@ pub(crate) fn spec_valid() -> Vec<Case> {
         };
         for (i, input) in inputs.iter().enumerate() {
             out.push(case(
-                format!("valid/{profile}/{rule}/spec/{}", i + 1),
-                Op::Valid,
-                profile,
+                (format!("valid/{profile}/{rule}/spec/{}", i + 1), Op::Valid, profile),
                 Some(rule),
                 input,
                 None,
@@ -316,9 +304,7 @@ pub(crate) fn spec_ops() -> Vec<Case> {
         for profile in Profile::ALL {
             for (i, (r, target, loose)) in pairs.iter().enumerate() {
                 let mut c = case(
-                    format!("resolve/{profile}/spec/{file}/{}", i + 1),
-                    Op::Resolve,
-                    profile,
+                    (format!("resolve/{profile}/spec/{file}/{}", i + 1), Op::Resolve, profile),
                     None,
                     r,
                     Some(&base),
@@ -386,9 +372,7 @@ pub(crate) fn spec_ops() -> Vec<Case> {
             e => e,
         };
         let mut c = case(
-            format!("{op}/{profile}/spec/{place}/{k}"),
-            op,
-            profile,
+            (format!("{op}/{profile}/spec/{place}/{k}"), op, profile),
             None,
             input,
             None,
@@ -439,9 +423,7 @@ pub(crate) fn vectors() -> Vec<Case> {
                 let k = n.entry("valid").or_default();
                 *k += 1;
                 let mut c = case(
-                    format!("valid/{profile}/{rule}/vector/{k}"),
-                    Op::Valid,
-                    profile,
+                    (format!("valid/{profile}/{rule}/vector/{k}"), Op::Valid, profile),
                     Some(&rule),
                     &input,
                     None,
@@ -478,9 +460,7 @@ pub(crate) fn vectors() -> Vec<Case> {
         let k = n.entry(op.name()).or_default();
         *k += 1;
         let mut c = case(
-            format!("{op}/{profile}/vector/{k}"),
-            op,
-            profile,
+            (format!("{op}/{profile}/vector/{k}"), op, profile),
             None,
             &input,
             base.as_deref(),
@@ -515,9 +495,7 @@ pub(crate) fn vectors() -> Vec<Case> {
                 let expect = verdict(dfa, input);
                 let agrees = matches!(expect, Expect::Valid { valid: v, .. } if v == valid);
                 let mut c = case(
-                    format!("valid/{profile}/{rule}/json-schema/{k}"),
-                    Op::Valid,
-                    profile,
+                    (format!("valid/{profile}/{rule}/json-schema/{k}"), Op::Valid, profile),
                     Some(rule),
                     input,
                     None,

@@ -446,7 +446,7 @@ const MAX_IDLE_RESTARTS: usize = 3;
 /// A case whose answer does not come in time, or is not JSON, or names
 /// another case, or that the adapter exits on, fails with the reason; the
 /// adapter is then started again for the cases after it (unless it fails
-/// [`MAX_IDLE_RESTARTS`] times in a row without answering anything, which
+/// four times in a row without answering anything, which
 /// ends the run with an error).
 pub fn run(
     command: &str,

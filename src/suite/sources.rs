@@ -180,7 +180,11 @@ pub(crate) fn spec_valid() -> Vec<Case> {
         };
         for (i, input) in inputs.iter().enumerate() {
             out.push(case(
-                (format!("valid/{profile}/{rule}/spec/{}", i + 1), Op::Valid, profile),
+                (
+                    format!("valid/{profile}/{rule}/spec/{}", i + 1),
+                    Op::Valid,
+                    profile,
+                ),
                 Some(rule),
                 input,
                 None,
@@ -304,7 +308,11 @@ pub(crate) fn spec_ops() -> Vec<Case> {
         for profile in Profile::ALL {
             for (i, (r, target, loose)) in pairs.iter().enumerate() {
                 let mut c = case(
-                    (format!("resolve/{profile}/spec/{file}/{}", i + 1), Op::Resolve, profile),
+                    (
+                        format!("resolve/{profile}/spec/{file}/{}", i + 1),
+                        Op::Resolve,
+                        profile,
+                    ),
                     None,
                     r,
                     Some(&base),
@@ -423,7 +431,11 @@ pub(crate) fn vectors() -> Vec<Case> {
                 let k = n.entry("valid").or_default();
                 *k += 1;
                 let mut c = case(
-                    (format!("valid/{profile}/{rule}/vector/{k}"), Op::Valid, profile),
+                    (
+                        format!("valid/{profile}/{rule}/vector/{k}"),
+                        Op::Valid,
+                        profile,
+                    ),
                     Some(&rule),
                     &input,
                     None,

@@ -72,8 +72,12 @@ pub(crate) const SPEC_EXAMPLES: &[(&str, &str)] = examples![
 ];
 
 /// Other projects' vectors, gathered with their provenance (the README
-/// beside the file).
-const VECTORS: &str = include_str!("../../tests/data/conformance/vectors.jsonl");
+/// beside the files): the shared corpus, and the resolution tables of
+/// iri-string's and fluent-uri's test suites.
+const VECTORS: &[&str] = &[
+    include_str!("../../tests/data/conformance/vectors.jsonl"),
+    include_str!("../../tests/data/conformance/harvested.jsonl"),
+];
 
 /// The JSON-Schema-Test-Suite's format tests (MIT, Copyright (c) 2012
 /// Julian Berman), unchanged.
@@ -400,7 +404,7 @@ pub(crate) fn spec_ops() -> Vec<Case> {
 pub(crate) fn vectors() -> Vec<Case> {
     let mut out = Vec::new();
     let mut n: BTreeMap<&str, usize> = BTreeMap::new();
-    for line in VECTORS.lines() {
+    for line in VECTORS.iter().flat_map(|v| v.lines()) {
         let Ok(v) = serde_json::from_str::<Value>(line) else {
             continue;
         };

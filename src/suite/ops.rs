@@ -222,14 +222,6 @@ const NORMALIZE: &[&str] = &[
     "foo:a/../b",
     "foo:/./a",
     "foo://a/..",
-    "a/./b",
-    "./a:b",
-    "../a/../b",
-    "a/b/../../../c",
-    "/a/./b/.",
-    "",
-    "#%7e",
-    "?",
     "mailto:Joe@Example.COM",
     "urn:ISBN:0451450523",
     "http://例え.JP/%E5%BC%95",
@@ -238,7 +230,10 @@ const NORMALIZE: &[&str] = &[
 
 /// `normalize` cases: the features of syntax-based normalization (RFC 3986
 /// §6.2.2: case, percent-encoding, dot segments; RFC 3987 §5.3.2), one by
-/// one and together.
+/// one and together. Only of IRIs and URIs (with a scheme): §6 defines the
+/// normalization of URIs, and how far a relative reference can be
+/// normalized without its base is a choice (iribis's is in its docs), not
+/// the spec's.
 pub(crate) fn normalizations() -> Vec<Case> {
     let mut out = Vec::new();
     for profile in [Profile::Rfc3987bis, Profile::Rfc3986] {
@@ -247,7 +242,7 @@ pub(crate) fn normalizations() -> Vec<Case> {
             if expect == Expect::Error {
                 continue;
             }
-            out.push(case(
+            let mut c = case(
                 format!("normalize/{profile}/template/{}", k + 1),
                 Op::Normalize,
                 profile,
@@ -255,7 +250,11 @@ pub(crate) fn normalizations() -> Vec<Case> {
                 None,
                 expect,
                 "RFC 3986 §6.2.2, RFC 3987 §5.3.2",
-            ));
+            );
+            if *input == "foo:a/../b" {
+                c.note = Some("remove_dot_segments (RFC 3986 §5.2.4) taken as printed: the rootless path \"a/../b\" becomes \"/b\"".into());
+            }
+            out.push(c);
         }
     }
     out

@@ -53,7 +53,9 @@ def answer(r):
             "query": ref.query, "fragment": ref.fragment,
         }}
     if op == "resolve":
-        base = reference(r["base"], profile)
+        # The base as a URIReference, for IRIs too: IRIReference has no
+        # normalize(), which resolve_with calls on its base.
+        base = rfc3986.uri_reference(r["base"])
         return {"result": ref.resolve_with(base).unsplit()}
     if op == "normalize" and profile == "rfc3986":
         return {"result": ref.normalize().unsplit()}

@@ -1,11 +1,11 @@
 """Adapter for the PyPI package rfc3986-validator (a regular expression of
-RFC 3986 Appendix A): validity of URI, URI-reference and relative-ref."""
+RFC 3986 Appendix A): validity of URI and URI-reference."""
 
 from rfc3986_validator import validate_rfc3986
 
 from protocol import UNSUPPORTED, serve
 
-RULES = {"URI": "URI", "URI-reference": "URI_reference", "relative-ref": "relative_ref"}
+RULES = {"URI": "URI", "URI-reference": "URI_reference"}
 
 
 def answer(r):

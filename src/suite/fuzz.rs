@@ -17,6 +17,9 @@ use super::run::Adapter;
 use super::shrink::shrink;
 use super::Suite;
 
+/// The longest a disagreement is shrunk.
+const SHRINK_TIME: Duration = Duration::from_secs(20);
+
 /// Options of [`fuzz`].
 #[derive(Clone, Debug)]
 pub struct FuzzOptions {
@@ -131,7 +134,8 @@ fn ask(adapter: &mut Adapter, command: &str, case: &Case, timeout: Duration) -> 
 /// accepted strings) and, half the time, edited by one character (a near
 /// miss). Each is asked as `valid` (and, when valid, as `components`); on
 /// a disagreement with the spec the input is shrunk by delta debugging
-/// while the disagreement stays the same, and attributed to a rule.
+/// while the disagreement stays the same (for at most 20 seconds), and
+/// attributed to a rule.
 pub fn fuzz(
     command: &str,
     options: &FuzzOptions,
@@ -239,7 +243,13 @@ pub fn fuzz(
             // Shrink while the implementation disagrees in the same way:
             // the same verdict expected, and still not given.
             let crashed = answer.is_none();
+            // A shrink ends after SHRINK_TIME (an adapter that falls silent
+            // costs the timeout at each step).
+            let shrinking = Instant::now();
             let mut still = |s: &str| {
+                if shrinking.elapsed() > SHRINK_TIME {
+                    return false;
+                }
                 let v = dfa.accepts_all(s);
                 if v != valid || (op == Op::Components && !v) {
                     return false;

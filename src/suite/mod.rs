@@ -373,13 +373,25 @@ fn code_point(note: &str) -> Option<char> {
 /// The findings of fuzzing appended to the suite, with their expected
 /// answers computed afresh from the spec.
 fn findings() -> Vec<Case> {
-    let mut out = Vec::new();
+    let mut out: Vec<Case> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for line in FINDINGS.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(mut c) = Case::from_line(line) else {
             continue;
         };
+        // One case per request; numbered in the file's order.
+        if !seen.insert((c.op, c.profile, c.rule.clone(), c.input.clone())) {
+            continue;
+        }
         if let Some(expect) = expected(&c) {
             c.expect = expect;
+            let k = out
+                .iter()
+                .filter(|x| x.op == c.op && x.profile == c.profile)
+                .count()
+                + 1;
+            c.id = format!("{}/{}/fuzz/{k}", c.op, c.profile);
+            c.generator = Some("fuzz".into());
             out.push(c);
         }
     }

@@ -117,7 +117,7 @@ def score(selected):
         out = os.path.join(RESULTS, slug(name) + ".json")
         with open(out, "w") as f:
             r = run([iri, "suite", "run", "--suite", os.path.join(ROOT, "conformance"),
-                     "--adapter", cmd.format(iri=iri), "--name", name, "--json", "--timeout", "30"], stdout=f)
+                     "--adapter", cmd.format(iri=iri), "--name", name, "--json", "--timeout", "30", "--shrink"], stdout=f)
         if r.returncode not in (0, 1):
             print("  %s: the run failed (exit %d)" % (name, r.returncode), file=sys.stderr)
 
@@ -165,6 +165,12 @@ def deviations(report, top=8):
     rows = []
     for (op, rule, d), fs in groups.items():
         best = min(fs, key=lambda f: (len(f["input"]) + len(f.get("base") or ""), f["id"]))
+        # The runner's --shrink: the group's shortest case shrunk against
+        # the implementation, and the rule the minimal input breaks.
+        m = report.get("by_rule", {}).get(rule, {}).get("minimal")
+        if m and m["op"] == op and direction(dict(m, why=best["why"], got=best.get("got"))) == d:
+            best = dict(best, input=m["input"], expect=m["expect"], shrunk=True)
+            rule = m.get("breaks", rule)
         rows.append((len(fs), op, rule, d, best))
     rows.sort(key=lambda r: (-r[0], r[1], r[2]))
     return rows[:top], len(rows)
@@ -259,12 +265,12 @@ def render():
             w("No deviation: every case it answered passed.")
             w("")
             continue
-        w("Main deviations (%d kinds in all; the shortest failing case of each):" % n)
+        w("Main deviations (%d kinds in all; the shortest failing case of each, shrunk against the implementation by delta debugging where marked ✂, with the rule that minimal input breaks):" % n)
         w("")
         w("| cases | op | rule | deviation | shortest case | expected | got |")
         w("|---:|---|---|---|---|---|---|")
         for count, op, rule, d, f in rows:
-            case = esc(f["input"], 46)
+            case = ("✂ " if f.get("shrunk") else "") + esc(f["input"], 46)
             if f.get("base") is not None:
                 case += " against " + esc(f["base"], 30)
             case += " (%s)" % f["profile"]

@@ -149,6 +149,28 @@ fn failures_are_grouped_by_rule_with_the_shortest_case() {
     let failures = r["failures"].as_array().unwrap();
     assert_eq!(failures.len() as u64, r["failed"].as_u64().unwrap());
     assert!(failures[0].get("why").is_some() && failures[0].get("expect").is_some());
+    // --shrink: each group's shortest case shrunk against the adapter, and
+    // the rule the minimal input breaks.
+    let o = iri(&[
+        "suite",
+        "run",
+        "--adapter",
+        &always(r#""valid":true"#),
+        "--op",
+        "valid",
+        "--profile",
+        "rfc3986",
+        "--json",
+        "--shrink",
+    ]);
+    let r = json(&o);
+    let minimal = &r["by_rule"]["IPv6address"]["minimal"];
+    assert_eq!(minimal["expect"]["valid"], false, "{minimal}");
+    assert!(
+        minimal["input"].as_str().unwrap().chars().count() <= 1,
+        "{minimal}"
+    );
+    assert!(minimal["breaks"].is_string());
     // The text report names the groups.
     let o = iri(&[
         "suite",

@@ -127,6 +127,89 @@ fn ask(adapter: &mut Adapter, command: &str, case: &Case, timeout: Duration) -> 
     got
 }
 
+/// The smallest input on which the adapter still disagrees with the spec
+/// on `case` in the same way: the same verdict expected and still not
+/// given (for `components`, the input still valid and its components still
+/// wrong); with `crashed`, the adapter still giving no answer. At most 400
+/// questions and [`SHRINK_TIME`].
+fn shrink_disagreement(
+    adapter: &mut Adapter,
+    command: &str,
+    case: &Case,
+    crashed: bool,
+    timeout: Duration,
+    id: &mut u64,
+) -> String {
+    let Some(rule) = case
+        .rule
+        .as_deref()
+        .and_then(GrammarRule::from_name)
+        .and_then(|r| r.in_profile(case.profile))
+    else {
+        return case.input.clone();
+    };
+    let Some(dfa) = Dfa::of(rule, case.profile) else {
+        return case.input.clone();
+    };
+    let valid = dfa.accepts_all(&case.input);
+    let shrinking = Instant::now();
+    let still = |s: &str| {
+        if shrinking.elapsed() > SHRINK_TIME {
+            return false;
+        }
+        let v = dfa.accepts_all(s);
+        if v != valid || (case.op == Op::Components && !v) {
+            return false;
+        }
+        *id += 1;
+        let mut c = case.clone();
+        c.id = format!("shrink-{id}");
+        c.input = s.to_owned();
+        let Some(e) = super::expected(&c) else {
+            return false;
+        };
+        c.expect = e;
+        match ask(adapter, command, &c, timeout) {
+            Some(a) => !crashed && matches!(judge(&c, &a, false), Verdict::Fail(_)),
+            None => crashed,
+        }
+    };
+    shrink(&case.input, 400, still)
+}
+
+/// A failing `valid` or `components` case shrunk against the adapter
+/// `command` by delta debugging (as the fuzzer shrinks its findings), and
+/// the rule the minimal input is about: for a valid input, the innermost
+/// telling rule around its last character; for an invalid one, the rule
+/// its valid beginning ends in. `None` for the other operations or when
+/// the adapter cannot be started.
+pub fn minimize(command: &str, case: &Case, timeout: Duration) -> Option<(Case, String)> {
+    if !matches!(case.op, Op::Valid | Op::Components) {
+        return None;
+    }
+    let rule = GrammarRule::from_name(case.rule.as_deref()?)?.in_profile(case.profile)?;
+    let dfa = Dfa::of(rule, case.profile)?;
+    let mut adapter = Adapter::start(command).ok()?;
+    let mut id = 0;
+    let first = ask(&mut adapter, command, case, timeout);
+    let small = shrink_disagreement(
+        &mut adapter,
+        command,
+        case,
+        first.is_none(),
+        timeout,
+        &mut id,
+    );
+    let mut minimal = case.clone();
+    minimal.input = small;
+    minimal.expect = super::expected(&minimal)?;
+    let last = minimal.input.char_indices().last().map_or(0, |(i, _)| i);
+    let about = Walk::new(dfa)
+        .attribute(&minimal.input, last, rule, case.profile)
+        .unwrap_or_else(|| rule.abnf_name().to_owned());
+    Some((minimal, about))
+}
+
 /// Runs the fuzzer against the adapter `command` for the options'
 /// duration.
 ///
@@ -240,34 +323,14 @@ pub fn fuzz(
                 Verdict::Fail(_) => {}
             }
             report.disagreements += 1;
-            // Shrink while the implementation disagrees in the same way:
-            // the same verdict expected, and still not given.
-            let crashed = answer.is_none();
-            // A shrink ends after SHRINK_TIME (an adapter that falls silent
-            // costs the timeout at each step).
-            let shrinking = Instant::now();
-            let mut still = |s: &str| {
-                if shrinking.elapsed() > SHRINK_TIME {
-                    return false;
-                }
-                let v = dfa.accepts_all(s);
-                if v != valid || (op == Op::Components && !v) {
-                    return false;
-                }
-                id += 1;
-                let mut c = case.clone();
-                c.id = format!("fuzz-{id}");
-                c.input = s.to_owned();
-                let Some(e) = super::expected(&c) else {
-                    return false;
-                };
-                c.expect = e;
-                match ask(&mut adapter, command, &c, options.timeout) {
-                    Some(a) => !crashed && matches!(judge(&c, &a, false), Verdict::Fail(_)),
-                    None => crashed,
-                }
-            };
-            let small = shrink(&input, 400, &mut still);
+            let small = shrink_disagreement(
+                &mut adapter,
+                command,
+                &case,
+                answer.is_none(),
+                options.timeout,
+                &mut id,
+            );
             let mut minimal = case.clone();
             minimal.input = small.clone();
             if let Some(e) = super::expected(&minimal) {

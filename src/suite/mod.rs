@@ -61,7 +61,7 @@ use serde_json::{json, Map, Value};
 
 pub use adapter::answer;
 pub use case::{judge, Answer, Case, Expect, Op, Parts, Position, Request, Verdict};
-pub use fuzz::{fuzz, Finding, FuzzOptions, FuzzReport};
+pub use fuzz::{fuzz, minimize, Finding, FuzzOptions, FuzzReport};
 pub use run::{run, Adapter, Failure, Report, RunError, RunOptions, Tally};
 pub use shrink::shrink;
 

@@ -239,6 +239,10 @@ pub struct RunOptions {
     /// The name of the implementation in the report (the command, if not
     /// given).
     pub name: Option<String>,
+    /// Shrink the shortest failing `valid` or `components` case of each
+    /// rule against the adapter ([`super::minimize`]), and name the rule
+    /// the minimal input breaks ([`Report::minimal`]).
+    pub shrink: bool,
 }
 
 impl Default for RunOptions {
@@ -248,6 +252,7 @@ impl Default for RunOptions {
             positions: false,
             window: 64,
             name: None,
+            shrink: false,
         }
     }
 }
@@ -328,6 +333,10 @@ pub struct Report {
     /// How many times the adapter was started again after a crash, a
     /// timeout or a stream out of order.
     pub restarts: usize,
+    /// With [`RunOptions::shrink`]: per group of [`Report::by_rule`], the
+    /// shortest failing case shrunk to a minimal input, and the rule that
+    /// input is about.
+    pub minimal: BTreeMap<String, (Case, String)>,
 }
 
 impl Report {
@@ -375,7 +384,15 @@ impl Report {
         }
         let mut by_rule = Map::new();
         for (g, n, f) in self.by_rule() {
-            by_rule.insert(g, json!({"failed": n, "example": f.to_json()}));
+            let mut entry = json!({"failed": n, "example": f.to_json()});
+            if let (Some((c, rule)), Some(m)) = (self.minimal.get(&g), entry.as_object_mut()) {
+                let mut v = c.to_json();
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("breaks".into(), Value::from(rule.as_str()));
+                }
+                m.insert("minimal".into(), v);
+            }
+            by_rule.insert(g, entry);
         }
         json!({
             "implementation": self.implementation,
@@ -539,6 +556,18 @@ pub fn run(
     }
     adapter.stop();
     progress(done);
+    if options.shrink {
+        let groups: Vec<(String, Case)> = report
+            .by_rule()
+            .into_iter()
+            .map(|(g, _, f)| (g, f.case.clone()))
+            .collect();
+        for (g, case) in groups {
+            if let Some(m) = super::minimize(command, &case, options.timeout) {
+                report.minimal.insert(g, m);
+            }
+        }
+    }
     Ok(report)
 }
 

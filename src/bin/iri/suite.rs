@@ -72,6 +72,11 @@ pub(crate) struct RunArgs {
     /// unsupported, by_op, by_rule, failures.
     #[arg(long)]
     json: bool,
+    /// Shrink the shortest failing valid or components case of each rule
+    /// against the adapter (delta debugging) and name the rule the minimal
+    /// input breaks (`minimal` in by_rule).
+    #[arg(long)]
+    shrink: bool,
     /// How many failures to list per rule in the text report (the JSON has
     /// them all).
     #[arg(long, default_value_t = 1)]
@@ -233,6 +238,7 @@ fn run_suite(args: RunArgs) -> io::Result<Outcome> {
         timeout: seconds(args.timeout)?,
         positions: args.positions,
         name: args.name.clone(),
+        shrink: args.shrink,
         ..RunOptions::default()
     };
     let report = suite::run(&args.adapter, &cases, &options, |_| {})
@@ -311,6 +317,14 @@ fn render(out: &mut impl Write, r: &Report, show: usize) -> io::Result<()> {
                 describe(&f.case),
                 escape_invisible(&f.why)
             )?;
+            if let Some((m, rule)) = r.minimal.get(&group) {
+                writeln!(
+                    out,
+                    "    minimal: {} (breaks {})",
+                    describe(m),
+                    escape_invisible(rule)
+                )?;
+            }
             let more = r
                 .failures
                 .iter()

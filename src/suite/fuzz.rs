@@ -396,7 +396,7 @@ fn edit(s: &str, rng: &mut Rng) -> String {
     let c = if !chars.is_empty() && rng.below(4) == 0 {
         *rng.pick(&chars)
     } else {
-        *rng.pick(CANDIDATES)
+        *rng.pick(&CANDIDATES)
     };
     let at = rng.below(chars.len() + 1);
     match rng.below(3) {

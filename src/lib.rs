@@ -76,6 +76,9 @@
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings.
 //! - `lab` (on with `cli`): the grammar lab, [`abnf`] (an ABNF reader) and
 //!   the runtime pest grammars behind `iri grammar`.
+//! - `suite` (on with `cli`): the conformance suite, the adapter protocol,
+//!   the runner and differential fuzzing ([`suite`], `iri suite`); turns
+//!   on `lab`.
 //!
 //! # Examples
 //!
@@ -120,6 +123,8 @@ pub mod resolve;
 mod rule;
 #[cfg(feature = "spoof")]
 pub mod spoof;
+#[cfg(feature = "suite")]
+pub mod suite;
 mod syntax;
 pub mod tree;
 mod unicode;

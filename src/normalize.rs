@@ -123,7 +123,9 @@ impl<T: crate::iri::Storage> IriRef<T> {
     /// - percent-encodings of unreserved characters decoded, and those of
     ///   UTF-8 sequences that form a character allowed unencoded in that
     ///   component (a `ucschar`, or an `iprivate` in the query) decoded too,
-    ///   but never a reserved character nor a bidi formatting character;
+    ///   but never a reserved character nor a bidi formatting character
+    ///   (in a reference parsed under the `rfc3986` profile, only the
+    ///   unreserved ASCII characters: the normal form of a URI is a URI);
     /// - dot segments removed wherever resolution would remove them
     ///   whatever the base (RFC 3986 §5.2.2): from the path of a reference
     ///   with a scheme or an authority and from an absolute path, and from
@@ -158,6 +160,8 @@ impl<T: crate::iri::Storage> IriRef<T> {
     /// // Scheme-independent: the default port stays.
     /// assert_eq!(IriRef::parse("HTTP://a:80")?.normalize(), "http://a:80");
     /// assert_eq!(IriRef::parse("HTTP://a:80")?.normalize_with(Level::Scheme), "http://a/");
+    /// let uri = iribis::ParseOptions::new().profile(iribis::Profile::Rfc3986);
+    /// assert_eq!(IriRef::parse_with("http://h/ros%c3%a9", &uri)?.normalize(), "http://h/ros%C3%A9");
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
     pub fn normalize(&self) -> IriRef<String> {
@@ -193,6 +197,7 @@ impl<T: crate::iri::Storage> IriRef<T> {
             out.text_mut()[..s.len()].make_ascii_lowercase();
         }
         let scheme = self.scheme().unwrap_or("");
+        let uri = self.profile() == crate::Profile::Rfc3986;
         let dns = DNS_SCHEMES.iter().any(|d| d.eq_ignore_ascii_case(scheme));
         let default_port = |p: &str| {
             DEFAULT_PORTS
@@ -203,7 +208,7 @@ impl<T: crate::iri::Storage> IriRef<T> {
             let (host_span, host_meta) = self.meta().host().unwrap_or(((0, 0), HostMeta::RegName));
             let host = self.host_str().unwrap_or("");
             let userinfo = self.userinfo().map(|u| {
-                move |out: &mut String| percent_normalize_into(u, Component::Userinfo, out)
+                move |out: &mut String| percent_normalize_into(u, Component::Userinfo, uri, out)
             });
             let port = self
                 .port()
@@ -213,14 +218,14 @@ impl<T: crate::iri::Storage> IriRef<T> {
             // A-labels (normalized once, then one or the other written).
             let dns_name = (scheme_level && reg_name && dns).then(|| {
                 let mut normal = String::with_capacity(host.len());
-                normalize_reg_name(host, &mut normal);
+                normalize_reg_name(host, uri, &mut normal);
                 idn_host(&normal).unwrap_or(normal)
             });
             out.authority_with(
                 userinfo,
                 |out: &mut String| match &dns_name {
                     Some(name) => out.push_str(name),
-                    None if reg_name => normalize_reg_name(host, out),
+                    None if reg_name => normalize_reg_name(host, uri, out),
                     None => {
                         let at = out.len();
                         out.push_str(host);
@@ -237,10 +242,10 @@ impl<T: crate::iri::Storage> IriRef<T> {
         if self.scheme().is_some() || self.authority().is_some() || path.starts_with('/') {
             // RFC 3986 §5.2.2 gives such a path to remove_dot_segments as
             // it is, whatever the base.
-            percent_normalize_into(path, Component::Path, out.text_mut());
+            percent_normalize_into(path, Component::Path, uri, out.text_mut());
             remove_dot_segments(out.text_mut(), start);
         } else {
-            let path = percent_normalize(path, Component::Path);
+            let path = percent_normalize(path, Component::Path, uri);
             normalize_relative_path(&path, out.text_mut());
         }
         if scheme_level
@@ -254,10 +259,10 @@ impl<T: crate::iri::Storage> IriRef<T> {
         }
         out.path_from(start);
         if let Some(q) = self.query() {
-            out.query_with(|out| percent_normalize_into(q, Component::Query, out));
+            out.query_with(|out| percent_normalize_into(q, Component::Query, uri, out));
         }
         if let Some(f) = self.fragment() {
-            out.fragment_with(|out| percent_normalize_into(f, Component::Fragment, out));
+            out.fragment_with(|out| percent_normalize_into(f, Component::Fragment, uri, out));
         }
         out.finish()
     }
@@ -494,9 +499,9 @@ pub fn compare<A: crate::iri::Storage, B: crate::iri::Storage>(
 /// A registered name, percent-normalized and, when it is ASCII, in
 /// lowercase but for its percent-encodings' hex digits (RFC 3986 §6.2.2.1),
 /// appended to `out`.
-fn normalize_reg_name(host: &str, out: &mut String) {
+fn normalize_reg_name(host: &str, uri: bool, out: &mut String) {
     let at = out.len();
-    percent_normalize_into(host, Component::Host, out);
+    percent_normalize_into(host, Component::Host, uri, out);
     let written = &mut out[at..];
     if !written.is_ascii() {
         return;
@@ -534,15 +539,20 @@ fn idn_host(host: &str) -> Option<String> {
 /// characters and of characters allowed unencoded in `component` are
 /// decoded: steps 2-6 of URI → IRI conversion (3987bis §4.2). So a
 /// reference and its URI have the same normal form.
-fn percent_normalize(text: &str, component: Component) -> String {
+fn percent_normalize(text: &str, component: Component, uri: bool) -> String {
     let mut out = String::with_capacity(text.len());
-    percent_normalize_into(text, component, &mut out);
+    percent_normalize_into(text, component, uri, &mut out);
     out
 }
 
 /// [`percent_normalize`], appending to `out`.
-fn percent_normalize_into(text: &str, component: Component, out: &mut String) {
-    let keep = |c| crate::convert::allowed_in_normal_form(c, component);
+///
+/// In a URI (`uri`: a reference parsed under the `rfc3986` profile) only
+/// the unreserved ASCII characters are decoded (RFC 3986 §6.2.2.2): the
+/// normal form of a URI is a URI.
+fn percent_normalize_into(text: &str, component: Component, uri: bool, out: &mut String) {
+    let keep =
+        |c: char| (!uri || c.is_ascii()) && crate::convert::allowed_in_normal_form(c, component);
     // A scan of the bytes settles most text; the characters that start
     // with a suspect byte are looked at one by one.
     let suspect = |b: u8| SUSPECT[usize::from(b)];
@@ -710,8 +720,20 @@ mod tests {
             ("é%e9", "é%E9"),
         ];
         for (input, output) in cases {
-            assert_eq!(percent_normalize(input, Component::Path), output, "{input}");
+            assert_eq!(
+                percent_normalize(input, Component::Path, false),
+                output,
+                "{input}"
+            );
         }
-        assert_eq!(percent_normalize("%EE%80%80", Component::Query), "\u{E000}");
+        assert_eq!(
+            percent_normalize("%EE%80%80", Component::Query, false),
+            "\u{E000}"
+        );
+        // A URI's normal form is a URI: only unreserved ASCII is decoded.
+        assert_eq!(
+            percent_normalize("ros%c3%a9%7e", Component::Path, true),
+            "ros%C3%A9~"
+        );
     }
 }

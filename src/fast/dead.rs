@@ -154,8 +154,9 @@ impl Dfa {
             .map(Dfa::Rule)
     }
 
+    /// The state after `b` from state `s` (0 is dead, 1 the start).
     #[inline]
-    fn step(self, s: usize, b: u8) -> usize {
+    pub(crate) fn step(self, s: usize, b: u8) -> usize {
         match self {
             Dfa::Reference(v) => usize::from(v.next[usize::from(b)][s]),
             Dfa::Rule(d) => {
@@ -164,7 +165,8 @@ impl Dfa {
         }
     }
 
-    fn accepts(self, s: usize) -> bool {
+    /// Whether an input may end in state `s`.
+    pub(crate) fn accepts(self, s: usize) -> bool {
         match self {
             Dfa::Reference(v) => v.accept[s],
             Dfa::Rule(d) => d.accept[s],
@@ -179,7 +181,8 @@ impl Dfa {
         }
     }
 
-    fn states(self) -> usize {
+    /// The number of states, the dead one included.
+    pub(crate) fn states(self) -> usize {
         match self {
             Dfa::Reference(v) => v.accept.len(),
             Dfa::Rule(d) => d.accept.len(),

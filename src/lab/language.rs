@@ -359,6 +359,18 @@ pub(crate) fn samples(g: &Grammar, rule: &str) -> Vec<String> {
     out.into_iter().collect()
 }
 
+/// A shortest string of `node` in `g` (of at most [`MAX_SAMPLE_CHARS`]
+/// characters), when it has one: the context the conformance suite writes
+/// around a character range or a repetition it tests.
+#[cfg(feature = "suite")]
+pub(crate) fn shortest(g: &Grammar, node: &Node) -> Option<String> {
+    Generator {
+        g,
+        short: HashMap::new(),
+    }
+    .shortest(node)
+}
+
 /// At most `n` of `v`, evenly spread over it (deterministic).
 fn spread(v: Vec<String>, n: usize) -> Vec<String> {
     if v.len() <= n {

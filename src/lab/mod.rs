@@ -18,7 +18,7 @@ mod automaton;
 mod diff;
 mod fidelity;
 mod from_abnf;
-mod language;
+pub(crate) mod language;
 mod limits;
 mod meta_cost;
 #[cfg(feature = "playground")]

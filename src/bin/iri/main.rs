@@ -15,6 +15,7 @@ mod parse;
 mod readings;
 mod resolve;
 mod serve;
+mod suite;
 mod tree;
 
 use std::io::{self, Write};
@@ -84,6 +85,10 @@ enum Command {
     /// The grammar lab: show, check, diff and transcribe grammars.
     #[command(subcommand)]
     Grammar(grammar::Command),
+    /// The conformance suite: export it, run it against an implementation's
+    /// adapter, fuzz an adapter, or answer it as iribis.
+    #[command(subcommand)]
+    Suite(suite::Command),
     /// Print the completion script for a shell (bash, zsh, fish,
     /// powershell, elvish).
     Completions {
@@ -155,6 +160,7 @@ fn main() -> ExitCode {
         Command::Normalize(args) => normalize::run_normalize(args),
         Command::Compare(args) => normalize::run_compare(args),
         Command::Grammar(command) => grammar::run(command),
+        Command::Suite(command) => suite::run(command),
         Command::Completions { shell } => {
             let mut out = io::stdout().lock();
             clap_complete::generate(shell, &mut Cli::command(), "iri", &mut out);

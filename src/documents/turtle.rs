@@ -813,6 +813,7 @@ impl Lexer {
                 self.statement.pop();
                 Some(None)
             }
+            b'?' | b'$' => self.variable(),
             _ => {
                 let punctuation = b".,;()[]{}^=|~!>?$".contains(&b);
                 if !punctuation {
@@ -929,6 +930,30 @@ impl Lexer {
                 .rposition(|&c| c != b'.')
                 .map_or(0, |p| p + 1);
         Some(trimmed)
+    }
+
+    /// A `?` or `$` and the name after it, skipped as one token: no RDF
+    /// syntax has variables, but oxttl's lexer (shared with SPARQL) reads
+    /// one as SPARQL 1.1 §19.8 VARNAME does (letters, digits, `_` and any
+    /// character beyond ASCII) and places its error at the `?`, so the
+    /// items after it wait until the whole of it is read. None when more
+    /// bytes are needed.
+    fn variable(&mut self) -> Option<Option<Token>> {
+        let buf = &self.buf;
+        let from = self.resume.max(self.pos + 1);
+        let end = from
+            + buf[from..]
+                .iter()
+                .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80)
+                .count();
+        if end == buf.len() && !self.eof {
+            self.resume = end;
+            return None;
+        }
+        self.pos = end;
+        self.resume = end;
+        self.directive = Directive::None;
+        Some(None)
     }
 
     /// A keyword or a prefixed name.

@@ -304,6 +304,72 @@ const PAGES: &[Page] = &[
         see_also: &["grammar check", "grammar diff"],
     },
     Page {
+        path: "suite",
+        status: &[
+            ("0", "the subcommand succeeded (run: every case passed; fuzz: no disagreement)"),
+            ("1", "run: some case failed; fuzz: a disagreement was found"),
+            ("2", "a usage or I/O error, or an adapter that keeps failing"),
+        ],
+        examples: &[(
+            "Export the conformance suite and run it against iribis's own adapter:",
+            "iri suite export --out conformance\niri suite run --adapter 'iri suite adapter'",
+        )],
+        see_also: &["suite export", "suite run", "suite fuzz", "suite adapter"],
+    },
+    Page {
+        path: "suite export",
+        status: &[("0", "the suite was written"), ("2", "a usage or I/O error")],
+        examples: &[(
+            "Write the suite (JSON Lines per operation, index.json, JSON Schemas, README):",
+            "iri suite export --out conformance",
+        )],
+        see_also: &["suite run"],
+    },
+    Page {
+        path: "suite adapter",
+        status: &[
+            ("0", "standard input ended"),
+            ("2", "an I/O error"),
+        ],
+        examples: &[(
+            "Answer one case, as the runner asks it:",
+            "echo '{\"id\":\"x\",\"op\":\"valid\",\"profile\":\"rfc3987bis\",\"rule\":\"IRI\",\"input\":\"http://a/\"}' | iri suite adapter",
+        )],
+        see_also: &["suite run"],
+    },
+    Page {
+        path: "suite run",
+        status: &[
+            ("0", "every case passed"),
+            ("1", "some case failed"),
+            ("2", "a usage or I/O error, or an adapter that answers nothing"),
+        ],
+        examples: &[
+            (
+                "Test an implementation through its adapter, the valid cases only:",
+                "iri suite run --adapter 'python3 conformance/adapters/python/rfc3987_adapter.py' --op valid",
+            ),
+            (
+                "The report as one JSON object:",
+                "iri suite run --adapter 'iri suite adapter' --json",
+            ),
+        ],
+        see_also: &["suite export", "suite fuzz", "suite adapter"],
+    },
+    Page {
+        path: "suite fuzz",
+        status: &[
+            ("0", "no disagreement was found"),
+            ("1", "a disagreement was found"),
+            ("2", "a usage or I/O error, or an adapter that answers nothing"),
+        ],
+        examples: &[(
+            "Ten minutes of differential fuzzing, new findings appended as cases:",
+            "iri suite fuzz --adapter 'my-adapter' --seconds 600 --append findings.jsonl",
+        )],
+        see_also: &["suite run"],
+    },
+    Page {
         path: "completions",
         status: &[
             ("0", "the script was printed"),

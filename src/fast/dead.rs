@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, OnceLock};
 
-use super::{body, validator, Validator};
+use super::{body, validator, Validator, DEAD, START};
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
 use crate::syntax::Sym;
@@ -115,11 +115,6 @@ pub(crate) enum Dfa {
     /// Any other rule's minimal DFA.
     Rule(&'static RuleDfa),
 }
-
-/// The dead state of every table.
-const DEAD: usize = 0;
-/// The start state of every table.
-const START: usize = 1;
 
 impl Dfa {
     /// The DFA of `rule` (by the profile's own name, `URI-reference` under

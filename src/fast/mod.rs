@@ -38,6 +38,28 @@ const STATE_BITS: u32 = 9;
 const STATES: usize = 1 << STATE_BITS;
 // A pair column's entry is a `u16`: the phase above the state must fit.
 const _: () = assert!(phase::COUNT <= 1 << (16 - STATE_BITS));
+/// The pair columns a table can have, the one that leads every state to
+/// itself included: `Validator::pair` holds a column's number times
+/// [`COLUMN_SCALE`] in a `u16`.
+const MAX_COLUMNS: usize = 512;
+/// What a column's number is multiplied by in `Validator::pair`: so that
+/// the number times [`STATES`] (where its column starts in
+/// `Validator::columns`) is the `u16` times four, which the compiler knows
+/// to be below `1 << 18` without a check.
+const COLUMN_SCALE: usize = STATES / 4;
+const _: () = assert!(MAX_COLUMNS * COLUMN_SCALE <= 1 << 16);
+/// The length of `Validator::columns`: more than the largest index a `u16`
+/// times four plus a state can make.
+const COLUMNS_LEN: usize = (1 << 18) + STATES;
+/// The dead state of every table: it leads only to itself.
+pub(crate) const DEAD: usize = 0;
+/// The start state of every table.
+pub(crate) const START: usize = 1;
+/// The entry of `Validator::next` that stands for no byte at all.
+const NO_BYTE: usize = 256;
+/// The inputs whose counts fit in one word: each group's count and the
+/// running sums of the counts stay below 256 (`split::Packed`).
+const PACKED: usize = 256;
 
 /// A DFA crossed with the delimiter automaton, decoded from the tables
 /// `gen/` wrote.
@@ -50,13 +72,15 @@ const _: () = assert!(phase::COUNT <= 1 << (16 - STATE_BITS));
 /// instructions from one step to the next is that one load and a mask:
 /// half as long per byte as with single steps, which was the walk's bound
 /// (docs/performance.md). The tables are indexed with safe code and sized
-/// so that the loop checks no bound but the column's number (a predicted
-/// branch outside the chain): columns of [`STATES`] entries indexed by a
-/// masked state, per-pair and per-entry tables as long as a `u16`'s range.
+/// so that the loop checks no bound: the columns back to back in one array
+/// longer than any index a `u16` times four plus a masked state can make,
+/// per-pair and per-entry tables as long as a `u16`'s range.
 pub(crate) struct Validator {
     /// Per byte, the next state of each state: the last byte of an input
-    /// of odd length, and the tests.
-    next: [&'static [u16]; 256],
+    /// of odd length, and the tests. Entry [`NO_BYTE`] leads every state to
+    /// itself: the step of an input of even length, which has no last byte
+    /// (`Validator::last_step`).
+    next: [&'static [u16]; 257],
     /// Per state, whether the input may end there.
     accept: &'static [bool],
     /// Per state, its phase (`phase.rs`), which the tests check.
@@ -65,11 +89,18 @@ pub(crate) struct Validator {
     /// Per state, a count of one for its phase's group (`split::group`):
     /// `1 << (8 * group)`, a byte of count per group, or none.
     one: &'static [u64],
-    /// Per pair of bytes (the second byte major), the number of its column.
+    /// Per pair of bytes (the second byte major), the number of its column
+    /// times [`COLUMN_SCALE`].
     pair: &'static [u16; 1 << 16],
+    /// The same for the column that leads every state to itself (its
+    /// entries' counts are two bytes that no input has; the walk masks them
+    /// off): the step on the pair left over after the walk's steps of four
+    /// bytes, when there is none (`Validator::odd_pair`).
+    no_pair: u16,
     /// Per pair column, per state before the pair: the entry
-    /// `state after | phase after the first byte << STATE_BITS`.
-    columns: &'static [[u16; STATES]],
+    /// `state after | phase after the first byte << STATE_BITS`, at
+    /// `column number * STATES + state`.
+    columns: &'static [u16; COLUMNS_LEN],
     /// Per entry of a pair column, the counts of both bytes' groups. As
     /// long as a `u16`'s range, so that the walk indexes it with the entry
     /// as it is, without masking the phase off (that, and the little-endian
@@ -115,13 +146,15 @@ impl Validator {
             || next.chunks(n).any(|column| column[0] != 0)
             || phases.iter().any(|&p| usize::from(p) >= phase::COUNT)
             || pair.iter().any(|&k| usize::from(k) >= pair_columns)
+            || pair_columns >= MAX_COLUMNS
         {
             return None;
         }
         let phases: Vec<u8> = phases.iter().map(|&p| p as u8).collect();
         // The pair columns, each composed once, from the first pair of
-        // classes that names it.
-        let mut columns = vec![[0u16; STATES]; pair_columns];
+        // classes that names it; after them, the column of no pair.
+        let mut columns: Box<[u16; COLUMNS_LEN]> =
+            vec![0u16; COLUMNS_LEN].into_boxed_slice().try_into().ok()?;
         let mut done = vec![false; pair_columns];
         for (i, &k) in pair.iter().enumerate() {
             let k = usize::from(k);
@@ -133,10 +166,13 @@ impl Validator {
                 &next[(i / classes) * n..][..n],
                 &next[(i % classes) * n..][..n],
             );
-            for (entry, &m) in columns[k].iter_mut().zip(a) {
+            for (entry, &m) in columns[k * STATES..].iter_mut().zip(a) {
                 let m = usize::from(m);
                 *entry = b[m] | u16::from(phases[m]) << STATE_BITS;
             }
+        }
+        for (s, entry) in columns[pair_columns * STATES..][..n].iter_mut().enumerate() {
+            *entry = s as u16 | u16::from(phases[s]) << STATE_BITS;
         }
         let one: Vec<u64> = phases.iter().map(|&p| split::count_of(p)).collect();
         let mut two: Box<[u64; 1 << 16]> =
@@ -152,17 +188,18 @@ impl Validator {
         for (i, k) in by_bytes.iter_mut().enumerate() {
             // Little-endian: the first byte is the low one.
             let (a, b) = (usize::from(class[i & 0xff]), usize::from(class[i >> 8]));
-            *k = pair[a * classes + b];
+            *k = pair[a * classes + b] * COLUMN_SCALE as u16;
         }
         let next: &'static [u16] = Vec::leak(next);
         let mut v = Validator {
-            next: [&[]; 256],
+            next: [&[]; 257],
             accept: Vec::leak(accept),
             #[cfg(test)]
             phase: Vec::leak(phases),
             one: Vec::leak(one),
             pair: Box::leak(by_bytes),
-            columns: Vec::leak(columns),
+            no_pair: (pair_columns * COLUMN_SCALE) as u16,
+            columns: Box::leak(columns),
             two: Box::leak(two),
             shortest: std::sync::OnceLock::new(),
         };
@@ -170,13 +207,44 @@ impl Validator {
             let k = usize::from(k);
             v.next[b] = &next[k * n..(k + 1) * n];
         }
+        v.next[NO_BYTE] = Vec::leak((0..n as u16).collect());
         Some(v)
     }
 
-    /// The column of the pair of bytes `p`.
+    /// The entry after the pair of bytes `p` from the entry `e` (whose
+    /// state is its low [`STATE_BITS`]). No bound is checked: the pair's
+    /// `u16` times four plus the masked state is below [`COLUMNS_LEN`].
     #[inline(always)]
-    fn column(&self, p: [u8; 2]) -> &[u16; STATES] {
-        &self.columns[usize::from(self.pair[usize::from(u16::from_le_bytes(p))])]
+    fn step(&self, e: usize, p: [u8; 2]) -> usize {
+        let column = usize::from(self.pair[usize::from(u16::from_le_bytes(p))]);
+        usize::from(self.columns[(column << 2) + e % STATES])
+    }
+
+    /// The step on the pair left over after steps of four bytes, or on
+    /// none when `odd` is empty: the entry after it and the counts of its
+    /// bytes. Without a branch (whether a length is 2 or 0 modulo 4 is a
+    /// coin toss that a branch would lose half of the time): the column of
+    /// no pair leads every state to itself, and its counts are masked off.
+    #[inline(always)]
+    fn odd_pair(&self, e: usize, odd: &[[u8; 2]]) -> (usize, u64) {
+        let column = odd.first().map_or(self.no_pair, |&p| {
+            self.pair[usize::from(u16::from_le_bytes(p))]
+        });
+        let e = usize::from(self.columns[(usize::from(column) << 2) + e % STATES]);
+        let counted = 0u64.wrapping_sub(odd.len() as u64);
+        (e, self.two[e] & counted)
+    }
+
+    /// The step on `last`, the byte left over after the pairs of an input
+    /// of odd length, or on none when `last` is empty: the state after it
+    /// and the count of its byte, without a branch, as for
+    /// [`Validator::odd_pair`].
+    #[inline(always)]
+    fn last_step(&self, s: usize, last: &[u8]) -> (usize, u64) {
+        let byte = last.first().map_or(NO_BYTE, |&c| usize::from(c));
+        let t = usize::from(self.next[byte][s]);
+        let counted = 0u64.wrapping_sub(last.len() as u64);
+        (t, self.one[t] & counted)
     }
 
     /// Whether the whole of `input` is in the language.
@@ -190,47 +258,60 @@ impl Validator {
     #[inline]
     fn accepts(&self, input: &[u8]) -> bool {
         let (pairs, last) = input.as_chunks::<2>();
-        let mut e = 1;
+        let mut e = START;
         for &p in pairs {
-            e = usize::from(self.column(p)[e % STATES]);
+            e = self.step(e, p);
         }
-        let mut s = e % STATES;
-        if let [c] = *last {
-            s = usize::from(self.next[usize::from(c)][s]);
-        }
-        self.accept[s]
+        self.accept[self.last_step(e % STATES, last).0]
     }
 
     /// As [`Validator::accepts`], counting the bytes spent in each group
-    /// of phases that the split reads (`split::group`): `Some` with the
-    /// counts when `input` is in the language.
+    /// of phases that the split reads (`split::group`), for an input
+    /// shorter than [`PACKED`]: `Some` with the counts when `input` is in
+    /// the language, a byte per group in one word (`split::Packed`).
     ///
-    /// The counts are bytes of one 64-bit word, added to once a step (a
-    /// load at the entry just read, and an addition; no branch and no
-    /// store), and carried into `usize`s every 127 steps, before a byte
-    /// can overflow (each step adds at most two). The eight groups fit in
-    /// 64 bits where the thirteen phases did not: a 128-bit count cost
-    /// about 10 ns more per URL. Noting each delimiter's position instead,
-    /// a store at an address that depends on the state, was measured
-    /// slower still (docs/performance.md).
+    /// The counts are added to once a step (a load at the entry just read,
+    /// and an addition; no branch and no store); no byte can overflow in
+    /// an input this short. Two steps a turn of the loop: the loop's own
+    /// instructions (a pointer's increment, a comparison, a jump) were a
+    /// fifth of the walk's. Noting each delimiter's position instead of
+    /// counting, a store at an address that depends on the state, was
+    /// measured slower (docs/performance.md).
     #[inline]
-    fn walk(&self, input: &[u8]) -> Option<split::Counts> {
+    fn walk_packed(&self, input: &[u8]) -> Option<u64> {
+        debug_assert!(input.len() < PACKED);
         let (pairs, last) = input.as_chunks::<2>();
-        let mut e = 1;
+        let (quads, odd) = pairs.as_chunks::<2>();
+        let mut e = START;
+        let mut counts = 0u64;
+        for &[p, q] in quads {
+            e = self.step(e, p);
+            counts += self.two[e];
+            e = self.step(e, q);
+            counts += self.two[e];
+        }
+        let (e, two) = self.odd_pair(e, odd);
+        let (s, one) = self.last_step(e % STATES, last);
+        self.accept[s].then_some(counts + two + one)
+    }
+
+    /// As [`Validator::walk_packed`], for an input of any length: the
+    /// counts are carried into `usize`s every 127 steps, before a byte can
+    /// overflow (each step adds at most two).
+    fn walk_wide(&self, input: &[u8]) -> Option<split::Counts> {
+        let (pairs, last) = input.as_chunks::<2>();
+        let mut e = START;
         let mut counts = [0; split::GROUPS];
         for chunk in pairs.chunks(127) {
             let mut bytes = 0u64;
             for &p in chunk {
-                e = usize::from(self.column(p)[e % STATES]);
+                e = self.step(e, p);
                 bytes += self.two[e];
             }
             split::carry(bytes, &mut counts);
         }
-        let mut s = e % STATES;
-        if let [c] = *last {
-            s = usize::from(self.next[usize::from(c)][s]);
-            split::carry(self.one[s], &mut counts);
-        }
+        let (s, one) = self.last_step(e % STATES, last);
+        split::carry(one, &mut counts);
         self.accept[s].then_some(counts)
     }
 }
@@ -313,10 +394,18 @@ pub(crate) fn parse(
     profile: Profile,
     meta: &mut Meta,
 ) -> Option<bool> {
-    let Some(counts) = validator(rule, profile)?.walk(input.as_bytes()) else {
-        return Some(false);
-    };
-    split::split(input, &counts, meta);
+    let v = validator(rule, profile)?;
+    if input.len() < PACKED {
+        let Some(counts) = v.walk_packed(input.as_bytes()) else {
+            return Some(false);
+        };
+        split::split(input, &split::Packed::new(counts), meta);
+    } else {
+        let Some(counts) = v.walk_wide(input.as_bytes()) else {
+            return Some(false);
+        };
+        split::split(input, &split::Wide::new(&counts), meta);
+    }
     // The split of a valid reference finds a scheme exactly when it is an
     // `IRI` (an `irelative-ref` has no ":" before its first "/", "?" or
     // "#"); the tests check this for each rule's DFA.
@@ -453,13 +542,13 @@ mod tests {
                 }
                 for &a in &examples {
                     for &b in &examples {
-                        let column = v.column([a, b]);
                         for (s, &m) in v.next[usize::from(a)].iter().enumerate() {
                             let m = usize::from(m);
                             let t = v.next[usize::from(b)][m];
                             let want = t | u16::from(v.phase[m]) << STATE_BITS;
                             assert_eq!(
-                                column[s], want,
+                                v.step(s, [a, b]) as u16,
+                                want,
                                 "{profile:?} {rule:?}: state {s}, bytes {a:#04x} {b:#04x}"
                             );
                         }

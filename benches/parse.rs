@@ -222,7 +222,10 @@ fn parse_once(spec: &str) {
     for _ in 0..passes {
         sum += lines.iter().map(|l| f(black_box(l))).sum::<usize>();
     }
-    println!("{lib} {file} {passes} pass(es): {} lines, {sum}", lines.len());
+    println!(
+        "{lib} {file} {passes} pass(es): {} lines, {sum}",
+        lines.len()
+    );
 }
 
 // criterion_group! defines a public function without documentation.

@@ -152,7 +152,7 @@ impl Dfa {
     #[inline]
     fn step(self, s: usize, b: u8) -> usize {
         match self {
-            Dfa::Reference(v) => usize::from(v.next[usize::from(b)][s]),
+            Dfa::Reference(v) => v.next_state(s, b),
             Dfa::Rule(d) => {
                 usize::from(d.next[s * d.classes + usize::from(d.class[usize::from(b)])])
             }
@@ -161,7 +161,7 @@ impl Dfa {
 
     fn accepts(self, s: usize) -> bool {
         match self {
-            Dfa::Reference(v) => v.accept[s],
+            Dfa::Reference(v) => v.accept[s % super::STATES],
             Dfa::Rule(d) => d.accept[s],
         }
     }
@@ -176,7 +176,7 @@ impl Dfa {
 
     fn states(self) -> usize {
         match self {
-            Dfa::Reference(v) => v.accept.len(),
+            Dfa::Reference(v) => v.states,
             Dfa::Rule(d) => d.accept.len(),
         }
     }

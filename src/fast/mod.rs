@@ -55,8 +55,6 @@ const COLUMNS_LEN: usize = (1 << 18) + STATES;
 pub(crate) const DEAD: usize = 0;
 /// The start state of every table.
 pub(crate) const START: usize = 1;
-/// The entry of `Validator::next` that stands for no byte at all.
-const NO_BYTE: usize = 256;
 /// The inputs whose counts fit in one word: each group's count and the
 /// running sums of the counts stay below 256 (`split::Packed`).
 const PACKED: usize = 256;
@@ -76,26 +74,29 @@ const PACKED: usize = 256;
 /// longer than any index a `u16` times four plus a masked state can make,
 /// per-pair and per-entry tables as long as a `u16`'s range.
 pub(crate) struct Validator {
-    /// Per byte, the next state of each state: the last byte of an input
-    /// of odd length, and the tests. Entry [`NO_BYTE`] leads every state to
-    /// itself: the step of an input of even length, which has no last byte
-    /// (`Validator::last_step`).
-    next: [&'static [u16]; 257],
+    /// The number of states.
+    states: usize,
+    /// The class of each byte: bytes of a class lead every state alike.
+    class: [u8; 256],
+    /// Per class, per state, the next state, at `class * STATES + state`:
+    /// the last byte of an input of odd length, error positions and the
+    /// tests. As long as the largest such index, so that none is checked.
+    next: &'static [u16; 256 * STATES],
     /// Per state, whether the input may end there.
-    accept: &'static [bool],
+    accept: &'static [bool; STATES],
     /// Per state, its phase (`phase.rs`), which the tests check.
     #[cfg(test)]
     phase: &'static [u8],
     /// Per state, a count of one for its phase's group (`split::group`):
     /// `1 << (8 * group)`, a byte of count per group, or none.
-    one: &'static [u64],
+    one: &'static [u64; STATES],
     /// Per pair of bytes (the second byte major), the number of its column
     /// times [`COLUMN_SCALE`].
     pair: &'static [u16; 1 << 16],
     /// The same for the column that leads every state to itself (its
     /// entries' counts are two bytes that no input has; the walk masks them
     /// off): the step on the pair left over after the walk's steps of four
-    /// bytes, when there is none (`Validator::odd_pair`).
+    /// bytes, when there is none (`Validator::walk_packed`).
     no_pair: u16,
     /// Per pair column, per state before the pair: the entry
     /// `state after | phase after the first byte << STATE_BITS`, at
@@ -142,6 +143,7 @@ impl Validator {
         if !(2..=STATES).contains(&n)
             || accept[0]
             || class.iter().any(|&k| usize::from(k) >= classes)
+            || classes > 256
             || next.iter().any(|&s| usize::from(s) >= n)
             || next.chunks(n).any(|column| column[0] != 0)
             || phases.iter().any(|&p| usize::from(p) >= phase::COUNT)
@@ -174,7 +176,10 @@ impl Validator {
         for (s, entry) in columns[pair_columns * STATES..][..n].iter_mut().enumerate() {
             *entry = s as u16 | u16::from(phases[s]) << STATE_BITS;
         }
-        let one: Vec<u64> = phases.iter().map(|&p| split::count_of(p)).collect();
+        let mut one: Box<[u64; STATES]> = Box::new([0; STATES]);
+        for (count, &p) in one.iter_mut().zip(&phases) {
+            *count = split::count_of(p);
+        }
         let mut two: Box<[u64; 1 << 16]> =
             vec![0u64; 1 << 16].into_boxed_slice().try_into().ok()?;
         for (e, count) in two.iter_mut().enumerate() {
@@ -190,25 +195,34 @@ impl Validator {
             let (a, b) = (usize::from(class[i & 0xff]), usize::from(class[i >> 8]));
             *k = pair[a * classes + b] * COLUMN_SCALE as u16;
         }
-        let next: &'static [u16] = Vec::leak(next);
-        let mut v = Validator {
-            next: [&[]; 257],
-            accept: Vec::leak(accept),
+        let mut flat: Box<[u16; 256 * STATES]> = vec![0u16; 256 * STATES]
+            .into_boxed_slice()
+            .try_into()
+            .ok()?;
+        for (k, column) in next.chunks(n).enumerate() {
+            flat[k * STATES..][..n].copy_from_slice(column);
+        }
+        let mut accepting: Box<[bool; STATES]> = Box::new([false; STATES]);
+        accepting[..n].copy_from_slice(&accept);
+        Some(Validator {
+            states: n,
+            class: class
+                .iter()
+                .map(|&k| k as u8)
+                .collect::<Vec<u8>>()
+                .try_into()
+                .ok()?,
+            next: Box::leak(flat),
+            accept: Box::leak(accepting),
             #[cfg(test)]
             phase: Vec::leak(phases),
-            one: Vec::leak(one),
+            one: Box::leak(one),
             pair: Box::leak(by_bytes),
             no_pair: (pair_columns * COLUMN_SCALE) as u16,
             columns: Box::leak(columns),
             two: Box::leak(two),
             shortest: std::sync::OnceLock::new(),
-        };
-        for (b, &k) in class.iter().enumerate() {
-            let k = usize::from(k);
-            v.next[b] = &next[k * n..(k + 1) * n];
-        }
-        v.next[NO_BYTE] = Vec::leak((0..n as u16).collect());
-        Some(v)
+        })
     }
 
     /// The entry after the pair of bytes `p` from the entry `e` (whose
@@ -220,31 +234,24 @@ impl Validator {
         usize::from(self.columns[(column << 2) + e % STATES])
     }
 
-    /// The step on the pair left over after steps of four bytes, or on
-    /// none when `odd` is empty: the entry after it and the counts of its
-    /// bytes. Without a branch (whether a length is 2 or 0 modulo 4 is a
-    /// coin toss that a branch would lose half of the time): the column of
-    /// no pair leads every state to itself, and its counts are masked off.
+    /// The state after byte `b` from state `s` (a single step).
     #[inline(always)]
-    fn odd_pair(&self, e: usize, odd: &[[u8; 2]]) -> (usize, u64) {
-        let column = odd.first().map_or(self.no_pair, |&p| {
-            self.pair[usize::from(u16::from_le_bytes(p))]
-        });
-        let e = usize::from(self.columns[(usize::from(column) << 2) + e % STATES]);
-        let counted = 0u64.wrapping_sub(odd.len() as u64);
-        (e, self.two[e] & counted)
+    pub(crate) fn next_state(&self, s: usize, b: u8) -> usize {
+        let class = usize::from(self.class[usize::from(b)]);
+        usize::from(self.next[class * STATES + s % STATES])
     }
 
-    /// The step on `last`, the byte left over after the pairs of an input
-    /// of odd length, or on none when `last` is empty: the state after it
-    /// and the count of its byte, without a branch, as for
-    /// [`Validator::odd_pair`].
+    /// The step on the last byte of `input` from state `s` when `input`
+    /// has an odd length, or none: the state after it and the count of its
+    /// byte. Without a branch (whether a length is odd is a coin toss that
+    /// a branch would lose half of the time): the step is taken either way
+    /// (`input` is not empty) and its result chosen or not.
     #[inline(always)]
-    fn last_step(&self, s: usize, last: &[u8]) -> (usize, u64) {
-        let byte = last.first().map_or(NO_BYTE, |&c| usize::from(c));
-        let t = usize::from(self.next[byte][s]);
-        let counted = 0u64.wrapping_sub(last.len() as u64);
-        (t, self.one[t] & counted)
+    fn last_step(&self, s: usize, input: &[u8]) -> (usize, u64) {
+        let odd = input.len() % 2 == 1;
+        let stepped = self.next_state(s, input[input.len() - 1]);
+        let t = if odd { stepped } else { s } % STATES;
+        (t, self.one[t] & 0u64.wrapping_sub(u64::from(odd)))
     }
 
     /// Whether the whole of `input` is in the language.
@@ -262,7 +269,11 @@ impl Validator {
         for &p in pairs {
             e = self.step(e, p);
         }
-        self.accept[self.last_step(e % STATES, last).0]
+        let mut s = e % STATES;
+        if let [c] = *last {
+            s = self.next_state(s, c);
+        }
+        self.accept[s % STATES]
     }
 
     /// As [`Validator::accepts`], counting the bytes spent in each group
@@ -274,14 +285,30 @@ impl Validator {
     /// and an addition; no branch and no store); no byte can overflow in
     /// an input this short. Two steps a turn of the loop: the loop's own
     /// instructions (a pointer's increment, a comparison, a jump) were a
-    /// fifth of the walk's. Noting each delimiter's position instead of
-    /// counting, a store at an address that depends on the state, was
-    /// measured slower (docs/performance.md).
+    /// fifth of the walk's. The pair and the byte left over after the
+    /// turns are stepped without a branch (`Validator::last_step`): the
+    /// pair is read where it would be, or two bytes before the end when
+    /// there is none, and stepped through either its column or the one
+    /// that leads every state to itself, its counts masked off. Noting
+    /// each delimiter's position instead of counting, a store at an
+    /// address that depends on the state, was measured slower
+    /// (docs/performance.md).
     #[inline]
     fn walk_packed(&self, input: &[u8]) -> Option<u64> {
         debug_assert!(input.len() < PACKED);
-        let (pairs, last) = input.as_chunks::<2>();
-        let (quads, odd) = pairs.as_chunks::<2>();
+        let n = input.len();
+        if n < 2 {
+            let (s, one) = match *input {
+                [c] => {
+                    let s = self.next_state(START, c);
+                    (s, self.one[s % STATES])
+                }
+                _ => (START, 0),
+            };
+            return self.accept[s % STATES].then_some(one);
+        }
+        let (pairs, _) = input.as_chunks::<2>();
+        let (quads, _) = pairs.as_chunks::<2>();
         let mut e = START;
         let mut counts = 0u64;
         for &[p, q] in quads {
@@ -290,9 +317,16 @@ impl Validator {
             e = self.step(e, q);
             counts += self.two[e];
         }
-        let (e, two) = self.odd_pair(e, odd);
-        let (s, one) = self.last_step(e % STATES, last);
-        self.accept[s].then_some(counts + two + one)
+        // The pair after the quads, if the length is 2 or 3 modulo 4.
+        let paired = n % 4 >= 2;
+        let at = (n - n % 4).min(n - 2);
+        let p = [input[at], input[at + 1]];
+        let pair = self.pair[usize::from(u16::from_le_bytes(p))];
+        let column = usize::from(if paired { pair } else { self.no_pair });
+        let e = usize::from(self.columns[(column << 2) + e % STATES]);
+        counts += self.two[e] & 0u64.wrapping_sub(u64::from(paired));
+        let (s, one) = self.last_step(e % STATES, input);
+        self.accept[s].then_some(counts + one)
     }
 
     /// As [`Validator::walk_packed`], for an input of any length: the
@@ -310,9 +344,12 @@ impl Validator {
             }
             split::carry(bytes, &mut counts);
         }
-        let (s, one) = self.last_step(e % STATES, last);
-        split::carry(one, &mut counts);
-        self.accept[s].then_some(counts)
+        let mut s = e % STATES;
+        if let [c] = *last {
+            s = self.next_state(s, c);
+            split::carry(self.one[s % STATES], &mut counts);
+        }
+        self.accept[s % STATES].then_some(counts)
     }
 }
 
@@ -504,9 +541,9 @@ mod tests {
             for rule in RULES {
                 let v = validator(rule, profile).expect("the tables load");
                 assert_eq!(phase_of(v, 1), phase::START);
-                for s in 1..v.accept.len() {
+                for s in 1..v.states {
                     for b in 0..=255u8 {
-                        let to = usize::from(v.next[usize::from(b)][s]);
+                        let to = v.next_state(s, b);
                         if to != 0 {
                             assert_eq!(
                                 phase_of(v, to),
@@ -528,23 +565,20 @@ mod tests {
         for profile in PROFILES {
             for rule in RULES {
                 let v = validator(rule, profile).expect("the tables load");
-                // One byte of each class: columns of `next` are shared by
-                // the bytes of a class.
+                // One byte of each class: the bytes of a class lead every
+                // state alike.
                 let mut examples: Vec<u8> = Vec::new();
                 for b in 0..=255u8 {
-                    let column = v.next[usize::from(b)].as_ptr();
-                    if !examples
-                        .iter()
-                        .any(|&x| v.next[usize::from(x)].as_ptr() == column)
-                    {
+                    let class = v.class[usize::from(b)];
+                    if !examples.iter().any(|&x| v.class[usize::from(x)] == class) {
                         examples.push(b);
                     }
                 }
                 for &a in &examples {
                     for &b in &examples {
-                        for (s, &m) in v.next[usize::from(a)].iter().enumerate() {
-                            let m = usize::from(m);
-                            let t = v.next[usize::from(b)][m];
+                        for s in 0..v.states {
+                            let m = v.next_state(s, a);
+                            let t = v.next_state(m, b) as u16;
                             let want = t | u16::from(v.phase[m]) << STATE_BITS;
                             assert_eq!(
                                 v.step(s, [a, b]) as u16,

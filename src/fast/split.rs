@@ -190,8 +190,10 @@ pub(crate) fn split(input: &str, starts: &impl Starts, meta: &mut Meta) {
         if let Some(colon) = colon {
             meta.port = Slot::new((colon + 1, end));
         }
-        let host = &input[host_start..host_end];
-        meta.set_host((host_start, host_end), host_kind(host, host_start));
+        meta.set_host(
+            (host_start, host_end),
+            host_kind(input, host_start, host_end),
+        );
         path_start = end;
     }
     let path_end = at(QUERY);
@@ -207,19 +209,23 @@ pub(crate) fn split(input: &str, starts: &impl Starts, meta: &mut Meta) {
 
 /// The kind of a valid `ihost`, as `ihost = IP-literal / IPv4address /
 /// ireg-name` decides it: a host is an IPv4 address when the whole of it is
-/// one (so "1.2.3.4.5" and "256.1.1.1" are registered names). Inlined for
-/// its first byte, which settles most registered names (a letter).
+/// one (so "1.2.3.4.5" and "256.1.1.1" are registered names). The host is
+/// `input[start..end]`. Inlined for its first byte, which settles most
+/// registered names (a letter).
 #[inline(always)]
-fn host_kind(host: &str, offset: usize) -> HostMeta {
-    match host.as_bytes().first() {
-        Some(b'[') => ip_literal(host, offset),
-        Some(b'0'..=b'9') => ipv4(host.as_bytes()).map_or(HostMeta::RegName, HostMeta::Ipv4),
+fn host_kind(input: &str, start: usize, end: usize) -> HostMeta {
+    let host = input.as_bytes().get(start..end).unwrap_or_default();
+    match host.first() {
+        Some(b'[') => ip_literal(input, start, end),
+        Some(b'0'..=b'9') => ipv4(host).map_or(HostMeta::RegName, HostMeta::Ipv4),
         _ => HostMeta::RegName,
     }
 }
 
-/// The kind of a valid `IP-literal` (brackets included).
-fn ip_literal(host: &str, offset: usize) -> HostMeta {
+/// The kind of a valid `IP-literal`, `input[start..end]` (brackets
+/// included).
+fn ip_literal(input: &str, offset: usize, end: usize) -> HostMeta {
+    let host = &input[offset..end];
     let inner = &host[1..host.len() - 1];
     if matches!(inner.as_bytes().first(), Some(b'v' | b'V')) {
         // IPvFuture = "v" 1*HEXDIG "." ...: the first "." ends the version.

@@ -15,7 +15,10 @@
 //! embedded here and decoded on first use.
 //!
 //! One walk, a load per pair of bytes, decides validity and counts the
-//! bytes of each component; `split` reads the components off the counts.
+//! bytes of each component (an input of 24 to 255 bytes is cut in two
+//! after a "/", "?" or "&" near its middle, and both pieces are walked at
+//! once: `Validator::walk_cut`); `split` reads the components off the
+//! counts.
 //! An input the DFA rejects gets a [`ParseError`](crate::error::ParseError) whose
 //! details the pest parser, the reference, works out when they are first
 //! asked for.
@@ -124,10 +127,12 @@ impl Validator {
     /// Decodes the tables of `gen/` (see its `Tables::to_bytes`) and
     /// composes the pair columns from the single steps (about 0.1 ms). The
     /// tables live as long as the program: they are leaked once per
-    /// validator, about 1.1 MB of address space of which about 0.6 MB is
-    /// written for `IRI-reference` (mostly the 128 KB index of byte pairs
-    /// and 422 pair columns of 1 KB). `None` if they are malformed, which
-    /// would be a build error; the callers then take the pest path.
+    /// validator, about 1.4 MB of address space of which about 0.7 MB is
+    /// written for `IRI-reference` (the 128 KB index of byte pairs, 410
+    /// pair columns a KB apart, the single steps of 69 classes a KB apart,
+    /// the first 53 KB of the counts; the rest are zero pages the system
+    /// maps only when touched). `None` if they are malformed, which would
+    /// be a build error; the callers then take the pest path.
     fn load(bytes: &[u8]) -> Option<Validator> {
         let mut words = bytes
             .chunks_exact(2)

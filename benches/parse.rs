@@ -9,10 +9,17 @@
 //!
 //! Run: `cargo bench --bench parse`, then `python3 benches/summarize.py`
 //! for the table of ns per reference, MB/s and ratios.
+//!
+//! With `PARSE_ONCE=LIBRARY:FILE:PASSES` in the environment the binary does
+//! not time anything: it parses every line of `benches/data/FILE` with
+//! LIBRARY (a name of [`libraries`]) PASSES times and exits. Under
+//! `valgrind --tool=callgrind` that counts instructions, which are
+//! repeatable on a noisy machine where times are not;
+//! `python3 benches/instructions.py` runs it for every library and corpus.
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use iribis::{GrammarRule, Host, IriRef, Profile};
 
 fn corpus(name: &str) -> Vec<String> {
@@ -193,10 +200,46 @@ fn tiny(c: &mut Criterion) {
     group.finish();
 }
 
+/// `PARSE_ONCE=LIBRARY:FILE:PASSES`: parse the corpus `FILE` with
+/// `LIBRARY` `PASSES` times, untimed, for an instruction count. The
+/// difference between the counts of two and one passes is one warm pass:
+/// what a parse costs once the tables are built and the corpus is read.
+fn parse_once(spec: &str) {
+    let mut parts = spec.split(':');
+    let (Some(lib), Some(file), Some(passes), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        panic!("PARSE_ONCE must be LIBRARY:FILE:PASSES, not {spec:?}");
+    };
+    let passes: usize = passes.parse().expect("PASSES is a number");
+    let f = libraries(true)
+        .into_iter()
+        .find(|&(name, _)| name == lib)
+        .unwrap_or_else(|| panic!("no library {lib:?}"))
+        .1;
+    let lines = corpus(file);
+    let mut sum = 0;
+    for _ in 0..passes {
+        sum += lines.iter().map(|l| f(black_box(l))).sum::<usize>();
+    }
+    println!(
+        "{lib} {file} {passes} pass(es): {} lines, {sum}",
+        lines.len()
+    );
+}
+
 // criterion_group! defines a public function without documentation.
 #[allow(missing_docs)]
 mod group {
     use super::*;
     criterion_group!(benches, kasztp, kasztp_valid, mixed, tiny);
 }
-criterion_main!(group::benches);
+
+fn main() {
+    if let Ok(spec) = std::env::var("PARSE_ONCE") {
+        parse_once(&spec);
+        return;
+    }
+    group::benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -280,6 +280,92 @@ fn long_references_across_the_count_chunks() {
     check_all(&inputs, &Profile::ALL);
 }
 
+/// Where a parse error at `rule` under `profile` lies (`None` for valid
+/// input), checked to be the first character that cannot belong to any
+/// valid input: the prefix before it is viable, the prefix through it not.
+fn error_position(
+    input: &str,
+    rule: GrammarRule,
+    profile: Profile,
+) -> Result<Option<usize>, String> {
+    let opts = ParseOptions::new().profile(profile);
+    let parsed = match rule {
+        GrammarRule::IRI_REFERENCE => IriRef::parse_with(input, &opts).err(),
+        _ => Components::parse(input, rule, profile).err(),
+    };
+    let Some(e) = parsed else { return Ok(None) };
+    let p = e.byte();
+    let viable = |s: &str| iribis::dfa_viable_prefix(s, rule, profile).unwrap_or(false);
+    let next = input.get(p..).and_then(|rest| rest.chars().next());
+    let exact = input.is_char_boundary(p)
+        && viable(&input[..p])
+        && next.is_none_or(|c| !viable(&input[..p + c.len_utf8()]));
+    if exact {
+        Ok(Some(p))
+    } else {
+        Err(format!(
+            "{input:?} under {profile}: the error at byte {p} is not the first dead character"
+        ))
+    }
+}
+
+/// Corpus lines changed where the walk cuts them in two (after the first
+/// "/", "?" or "&" from 7/16 of the length on, `src/fast/mod.rs`): a
+/// character put in the place of one there, inserted there or taken out.
+/// Each goes through the whole cross-check with pest, and an error's
+/// position must be the first character that cannot belong to a valid
+/// input, as the DFA walked one byte at a time says. (Every 500th line of
+/// both corpora in a debug build, where pest is slow; every 25th in an
+/// optimized one.)
+#[test]
+fn corpus_lines_changed_where_the_walk_cuts() {
+    let lines: Vec<String> = [
+        data("benches/data/kasztp-urls.txt"),
+        data("benches/data/mixed-iris-20k.txt"),
+    ]
+    .iter()
+    .flat_map(|text| text.lines().map(str::to_owned).collect::<Vec<_>>())
+    .collect();
+    let every = if cfg!(debug_assertions) { 500 } else { 25 };
+    let mut inputs = Vec::new();
+    for line in lines.iter().step_by(every) {
+        let chars: Vec<char> = line.chars().collect();
+        let m = chars.len() * 7 / 16;
+        for i in m.saturating_sub(3)..(m + 6).min(chars.len()) {
+            for c in ['/', '?', '&', '#', '%', ':', '@', '[', ' ', 'é', '例', 'a'] {
+                let mut changed = chars.clone();
+                changed[i] = c;
+                inputs.push(changed.iter().collect::<String>());
+                let mut longer = chars.clone();
+                longer.insert(i, c);
+                inputs.push(longer.iter().collect());
+            }
+            let mut shorter = chars.clone();
+            shorter.remove(i);
+            inputs.push(shorter.iter().collect());
+        }
+    }
+    assert!(inputs.len() > 1_000);
+    check_many(
+        inputs.iter(),
+        &[Profile::Rfc3987bis, Profile::Rfc3986],
+        false,
+    );
+    let mut failures = Vec::new();
+    for input in &inputs {
+        for profile in [Profile::Rfc3987bis, Profile::Rfc3986] {
+            if let Err(e) = error_position(input, GrammarRule::IRI_REFERENCE, profile) {
+                failures.push(e);
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
 fn piece(max: usize) -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(common::IRI_ALPHABET), 0..max)
         .prop_map(|v| v.into_iter().collect())
@@ -306,6 +392,26 @@ proptest! {
     fn any_string(s in piece(24)) {
         for p in Profile::ALL {
             prop_assert!(check_one(&s, p).is_ok(), "{}", check_one(&s, p).unwrap_err());
+        }
+    }
+
+    /// References long enough for the walk to cut them, made of the
+    /// bytes the cut looks for ("/", "?", "&") among the other classes:
+    /// the cut falls in a path, a query, a host, a percent-encoding.
+    #[test]
+    fn long_enough_to_cut(
+        s in prop::collection::vec(
+            prop::sample::select(&[
+                "a", "Z9", ".", "/", "//", "?", "&", "=", "#", "%41", "%", "é", "例", "😀",
+                ":", "@", "[::1]", "http://h", " ", "/?&",
+            ][..]),
+            12..40,
+        ).prop_map(|v| v.concat()),
+    ) {
+        for p in [Profile::Rfc3987bis, Profile::Rfc3986] {
+            prop_assert!(check_one(&s, p).is_ok(), "{}", check_one(&s, p).unwrap_err());
+            let position = error_position(&s, GrammarRule::IRI_REFERENCE, p);
+            prop_assert!(position.is_ok(), "{}", position.unwrap_err());
         }
     }
 

@@ -375,8 +375,73 @@ impl Tables {
             pair: Vec::new(),
             pair_columns: 0,
         };
+        tables.minimize();
         tables.pair_columns()?;
         Ok(tables)
+    }
+
+    /// Merges the states that no input tells apart: the same acceptance and
+    /// phase, and, on every class of bytes, equivalent next states (Moore's
+    /// refinement). regex-automata's DFA is minimal for its own semantics,
+    /// which report a match one byte late, so it keeps apart states that
+    /// differ only in whether the byte before was the end of a match: the
+    /// path after an ASCII character and after the last byte of a
+    /// non-ASCII one, for example (307 states become 277 for rfc3987bis
+    /// `IRI-reference`). Merged, every position inside a path, a query or
+    /// a registered name outside a percent-encoding or a character has one
+    /// state, which the library's walk guesses when it splits the input in
+    /// two (`src/fast/mod.rs`). Numbering as in [`Tables::new`]: dead 0,
+    /// start 1, the others in breadth-first order from the start.
+    fn minimize(&mut self) {
+        let n = self.accept.len();
+        // Block of each state: first by what a state says by itself.
+        let mut block: Vec<usize> = Vec::new();
+        let mut names: HashMap<(bool, u8, bool), usize> = HashMap::new();
+        for s in 0..n {
+            let key = (self.accept[s], self.phase[s], s == 0);
+            let fresh = names.len();
+            block.push(*names.entry(key).or_insert(fresh));
+        }
+        let mut blocks = names.len();
+        loop {
+            let mut names: HashMap<Vec<usize>, usize> = HashMap::new();
+            let refined: Vec<usize> = (0..n)
+                .map(|s| {
+                    let mut key = vec![block[s]];
+                    key.extend(self.next.iter().map(|column| block[usize::from(column[s])]));
+                    let fresh = names.len();
+                    *names.entry(key).or_insert(fresh)
+                })
+                .collect();
+            let done = names.len() == blocks;
+            (block, blocks) = (refined, names.len());
+            if done {
+                break;
+            }
+        }
+        // Renumber the blocks: dead 0, start 1, breadth-first from there.
+        let mut number: Vec<Option<u16>> = vec![None; blocks];
+        let mut order: Vec<usize> = vec![0, 1];
+        number[block[0]] = Some(0);
+        number[block[1]] = Some(1);
+        let mut i = 1;
+        while i < order.len() {
+            let s = order[i];
+            for column in &self.next {
+                let to = usize::from(column[s]);
+                if number[block[to]].is_none() {
+                    number[block[to]] = Some(order.len() as u16);
+                    order.push(to);
+                }
+            }
+            i += 1;
+        }
+        let renumber = |s: u16| number[block[usize::from(s)]].expect("every state is reachable");
+        self.accept = order.iter().map(|&s| self.accept[s]).collect();
+        self.phase = order.iter().map(|&s| self.phase[s]).collect();
+        for column in &mut self.next {
+            *column = order.iter().map(|&s| renumber(column[s])).collect();
+        }
     }
 
     /// Numbers the pair columns: for a pair of classes (a, b), the column

@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, OnceLock};
 
-use super::{body, validator, Validator};
+use super::{body, validator, Validator, DEAD, START};
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
 use crate::syntax::Sym;
@@ -116,11 +116,6 @@ pub(crate) enum Dfa {
     Rule(&'static RuleDfa),
 }
 
-/// The dead state of every table.
-const DEAD: usize = 0;
-/// The start state of every table.
-const START: usize = 1;
-
 impl Dfa {
     /// The DFA of `rule` (by the profile's own name, `URI-reference` under
     /// `rfc3986`) under `profile`, if there is one.
@@ -158,7 +153,7 @@ impl Dfa {
     #[inline]
     pub(crate) fn step(self, s: usize, b: u8) -> usize {
         match self {
-            Dfa::Reference(v) => usize::from(v.next[usize::from(b)][s]),
+            Dfa::Reference(v) => v.next_state(s, b),
             Dfa::Rule(d) => {
                 usize::from(d.next[s * d.classes + usize::from(d.class[usize::from(b)])])
             }
@@ -168,7 +163,7 @@ impl Dfa {
     /// Whether an input may end in state `s`.
     pub(crate) fn accepts(self, s: usize) -> bool {
         match self {
-            Dfa::Reference(v) => v.accept[s],
+            Dfa::Reference(v) => v.accept[s % super::STATES],
             Dfa::Rule(d) => d.accept[s],
         }
     }
@@ -184,7 +179,7 @@ impl Dfa {
     /// The number of states, the dead one included.
     pub(crate) fn states(self) -> usize {
         match self {
-            Dfa::Reference(v) => v.accept.len(),
+            Dfa::Reference(v) => v.states,
             Dfa::Rule(d) => d.accept.len(),
         }
     }

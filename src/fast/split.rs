@@ -81,40 +81,108 @@ pub(crate) fn carry(bytes: u64, counts: &mut Counts) {
     }
 }
 
+/// Where each group starts, read off the walk's counts: the bytes spent in
+/// the groups before it (for a group not visited, where it would have).
+pub(crate) trait Starts {
+    /// Where group `g` starts; `at(GROUPS)` is where the fragment starts,
+    /// or the end.
+    fn at(&self, g: usize) -> usize;
+    /// Whether the walk spent any byte in group `g`.
+    fn visited(&self, g: usize) -> bool;
+}
+
+/// The counts of an input shorter than 256 bytes, as the walk leaves them:
+/// a byte per group in one word. Their running sums are one multiplication
+/// away (each byte of the product is the sum of the bytes at and below it,
+/// which no input this short can carry out of its byte), so each start is
+/// a shift of a register.
+pub(crate) struct Packed {
+    counts: u64,
+    sums: u64,
+}
+
+impl Packed {
+    #[inline(always)]
+    pub(crate) fn new(counts: u64) -> Packed {
+        Packed {
+            counts,
+            sums: counts.wrapping_mul(0x0101_0101_0101_0101),
+        }
+    }
+}
+
+impl Starts for Packed {
+    #[inline(always)]
+    fn at(&self, g: usize) -> usize {
+        match g {
+            0 => 0,
+            g => usize::from((self.sums >> (8 * (g - 1))) as u8),
+        }
+    }
+
+    #[inline(always)]
+    fn visited(&self, g: usize) -> bool {
+        (self.counts >> (8 * g)) as u8 != 0
+    }
+}
+
+/// The counts of an input of any length, in `usize`s.
+pub(crate) struct Wide {
+    visited: [bool; GROUPS],
+    at: [usize; GROUPS + 1],
+}
+
+impl Wide {
+    pub(crate) fn new(counts: &Counts) -> Wide {
+        let mut at = [0; GROUPS + 1];
+        for g in 0..GROUPS {
+            at[g + 1] = at[g] + counts[g];
+        }
+        Wide {
+            visited: counts.map(|c| c > 0),
+            at,
+        }
+    }
+}
+
+impl Starts for Wide {
+    fn at(&self, g: usize) -> usize {
+        self.at[g]
+    }
+
+    fn visited(&self, g: usize) -> bool {
+        self.visited[g]
+    }
+}
+
 /// Splits a valid `IRI-reference` (or `URI-reference`) into its components,
 /// from the bytes the walk spent in each group of phases.
 #[inline]
-pub(crate) fn split(input: &str, counts: &Counts, meta: &mut Meta) {
+pub(crate) fn split(input: &str, starts: &impl Starts, meta: &mut Meta) {
     let (b, n) = (input.as_bytes(), input.len());
-    // Where each group starts (or would have, for one not visited): the
-    // bytes spent in the groups before it. The last is where the fragment
-    // starts, or the end.
-    let mut at = [0; GROUPS + 1];
-    for g in 0..GROUPS {
-        at[g + 1] = at[g] + counts[g];
-    }
-    let visited = |g: usize| counts[g] > 0;
+    let at = |g: usize| starts.at(g);
+    let visited = |g: usize| starts.visited(g);
 
     let mut path_start = 0;
-    if visited(COLON_SLASH) && b[at[COLON_SLASH]] == b':' {
-        meta.scheme = Slot::new((0, at[COLON_SLASH]));
-        path_start = at[COLON_SLASH] + 1;
+    if visited(COLON_SLASH) && b[at(COLON_SLASH)] == b':' {
+        meta.scheme = Slot::new((0, at(COLON_SLASH)));
+        path_start = at(COLON_SLASH) + 1;
     }
     if visited(AUTHORITY) {
         // From after the second "/" to the delimiter that ends it.
-        let (start, end) = (at[AUTHORITY] + 1, at[PATH]);
+        let (start, end) = (at(AUTHORITY) + 1, at(PATH));
         meta.authority = Slot::new((start, end));
         let mut host_start = start;
-        if visited(HOST) && b[at[HOST]] == b'@' {
-            meta.userinfo = Slot::new((start, at[HOST]));
-            host_start = at[HOST] + 1;
+        if visited(HOST) && b[at(HOST)] == b'@' {
+            meta.userinfo = Slot::new((start, at(HOST)));
+            host_start = at(HOST) + 1;
         }
         // The port's ":" is the first one when there is neither userinfo
         // nor IP literal (a registered name and an IPv4 address have none).
         let colon = if visited(PORT) {
-            Some(at[PORT])
+            Some(at(PORT))
         } else if visited(COLON) && !visited(HOST) {
-            Some(at[COLON])
+            Some(at(COLON))
         } else {
             None
         };
@@ -122,13 +190,15 @@ pub(crate) fn split(input: &str, counts: &Counts, meta: &mut Meta) {
         if let Some(colon) = colon {
             meta.port = Slot::new((colon + 1, end));
         }
-        let host = &input[host_start..host_end];
-        meta.set_host((host_start, host_end), host_kind(host, host_start));
+        meta.set_host(
+            (host_start, host_end),
+            host_kind(input, host_start, host_end),
+        );
         path_start = end;
     }
-    let path_end = at[QUERY];
+    let path_end = at(QUERY);
     meta.path = Slot::new((path_start, path_end));
-    let fragment = at[GROUPS];
+    let fragment = at(GROUPS);
     if visited(QUERY) {
         meta.query = Slot::new((path_end + 1, fragment));
     }
@@ -139,38 +209,42 @@ pub(crate) fn split(input: &str, counts: &Counts, meta: &mut Meta) {
 
 /// The kind of a valid `ihost`, as `ihost = IP-literal / IPv4address /
 /// ireg-name` decides it: a host is an IPv4 address when the whole of it is
-/// one (so "1.2.3.4.5" and "256.1.1.1" are registered names).
-fn host_kind(host: &str, offset: usize) -> HostMeta {
-    let b = host.as_bytes();
-    if b.first() == Some(&b'[') {
-        let inner = &host[1..host.len() - 1];
-        if matches!(inner.as_bytes().first(), Some(b'v' | b'V')) {
-            // IPvFuture = "v" 1*HEXDIG "." ...: the first "." ends the version.
-            let dot = inner.find('.').map_or(inner.len(), |i| i);
-            return HostMeta::IpvFuture {
-                dot: offset + 1 + dot,
-            };
-        }
-        return match inner.parse::<Ipv6Addr>() {
-            Ok(a) => HostMeta::Ipv6(a),
-            // Unreachable for input the grammar accepted; a registered name
-            // is the least wrong answer and the cross-check tests would show it.
-            Err(_) => HostMeta::RegName,
+/// one (so "1.2.3.4.5" and "256.1.1.1" are registered names). The host is
+/// `input[start..end]`. Inlined for its first byte, which settles most
+/// registered names (a letter).
+#[inline(always)]
+fn host_kind(input: &str, start: usize, end: usize) -> HostMeta {
+    let host = input.as_bytes().get(start..end).unwrap_or_default();
+    match host.first() {
+        Some(b'[') => ip_literal(input, start, end),
+        Some(b'0'..=b'9') => ipv4(host).map_or(HostMeta::RegName, HostMeta::Ipv4),
+        _ => HostMeta::RegName,
+    }
+}
+
+/// The kind of a valid `IP-literal`, `input[start..end]` (brackets
+/// included).
+fn ip_literal(input: &str, offset: usize, end: usize) -> HostMeta {
+    let host = &input[offset..end];
+    let inner = &host[1..host.len() - 1];
+    if matches!(inner.as_bytes().first(), Some(b'v' | b'V')) {
+        // IPvFuture = "v" 1*HEXDIG "." ...: the first "." ends the version.
+        let dot = inner.find('.').map_or(inner.len(), |i| i);
+        return HostMeta::IpvFuture {
+            dot: offset + 1 + dot,
         };
     }
-    match ipv4(b) {
-        Some(a) => HostMeta::Ipv4(a),
-        None => HostMeta::RegName,
+    match inner.parse::<Ipv6Addr>() {
+        Ok(a) => HostMeta::Ipv6(a),
+        // Unreachable for input the grammar accepted; a registered name
+        // is the least wrong answer and the cross-check tests would show it.
+        Err(_) => HostMeta::RegName,
     }
 }
 
 /// `IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet`,
 /// with `dec-octet` 0 to 255 without leading zeros (RFC 3986 §3.2.2).
 fn ipv4(b: &[u8]) -> Option<Ipv4Addr> {
-    // A registered name usually starts with a letter: no need to look further.
-    if !b.first().is_some_and(u8::is_ascii_digit) {
-        return None;
-    }
     let mut octets = [0u8; 4];
     let mut k = 0; // the octet being read
     let mut digits = 0; // its digits so far

@@ -139,6 +139,12 @@ fn rules_and_profiles() {
         (&lines[0]["valid"], &lines[1]["valid"]),
         (&true.into(), &false.into())
     );
+    // Started inside the brackets, the error is an IP literal's, not a
+    // host's to percent-encode.
+    assert_eq!(
+        lines[1]["error"]["message"],
+        "':' (U+003A) cannot stand here in an IP literal: expected ls32 or HEXDIG"
+    );
     let o = iri(
         &["parse", "--json", "--profile", "rfc3986", "http://例え.jp/"],
         None,

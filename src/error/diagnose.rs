@@ -354,7 +354,11 @@ fn classify(prefix: &str, rest: &str, place: &Place, profile: Profile, rule: Sym
             return ErrorKind::MissingScheme;
         }
         Component::Scheme => return ErrorKind::InvalidScheme { ch },
-        _ if place.in_ip_literal => return ErrorKind::InvalidIpLiteral { ch },
+        // A start rule that only an IP literal's brackets hold is inside
+        // one: percent-encoding is no way out there either.
+        _ if place.in_ip_literal || place.in_ip_address => {
+            return ErrorKind::InvalidIpLiteral { ch }
+        }
         Component::Port | Component::Authority
             if place
                 .port

@@ -464,10 +464,16 @@ impl PestGrammar {
     pub fn suggest(&self, name: &str) -> Vec<&str> {
         let key = |s: &str| s.to_ascii_lowercase().replace('-', "_");
         let want = key(name);
+        // Rule names are short: a name much longer than any is no typo of
+        // one, and is not compared (the distance takes time in the product
+        // of the lengths).
+        if want.len() > 256 {
+            return Vec::new();
+        }
         let limit = (want.chars().count() / 3).max(2);
         let mut close: Vec<(usize, &str)> = self
             .rule_names()
-            .map(|r| (distance(&key(r), &want), r))
+            .map(|r| (strsim::levenshtein(&key(r), &want), r))
             .filter(|&(d, _)| d <= limit)
             .collect();
         close.sort();
@@ -598,26 +604,6 @@ impl PestGrammar {
             Err(e) => Err(failure(&e, input)),
         }
     }
-}
-
-/// The Levenshtein distance of two strings, in characters (both short: rule
-/// names; a name longer than 256 characters is not compared).
-pub(crate) fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    if a.len() > 256 || b.len() > 256 {
-        return usize::MAX;
-    }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// pest_meta's rules of a grammar, and its [`PestGrammar::char_bounds`].

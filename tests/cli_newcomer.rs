@@ -262,6 +262,13 @@ fn item_11_one_expected_list() {
     let human = "^ expected \"#\", \"?\", path-sep, ipchar or the end";
     assert!(stdout(&iri(&["parse", input], b"")).contains(human));
     assert!(stdout(&iri(&["check", input], b"")).contains(human));
+    let o = iri(&["check", "--json", input], b"");
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["violations"][0]["expected"],
+        serde_json::json!(items),
+        "check --json gives the list parse --json gives"
+    );
 
     let dir = scratch("item11");
     let grammar = dir.join("g.pest");

@@ -625,7 +625,8 @@ fn write_json_line<W: Write>(
     out.spill_if_full()
 }
 
-/// A finding as the JSON output has it. A `READING_` finding and
+/// A finding as the JSON output has it. A `SYNTAX_ERROR` adds `expected`
+/// (what the grammar allowed at `byte`). A `READING_` finding and
 /// `HOST_NOT_ALLOWED` add what the other readers read: `readers`,
 /// `reached` and `address_class` when they reach a host, and `whatwg`
 /// (`null` when the WHATWG URL Standard rejects the input or does not read
@@ -640,6 +641,9 @@ struct ViolationJson<'a> {
     char: usize,
     len: usize,
     component: &'static str,
+    /// A `SYNTAX_ERROR`'s expected list, as `iri parse --json` gives it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     readers: Option<Vec<&'static str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -669,6 +673,8 @@ impl<'a> ViolationJson<'a> {
             char: v.char,
             len: v.len,
             component: v.component.name(),
+            expected: (v.code == iribis::check::Code::SyntaxError)
+                .then(|| v.expected.iter().map(|x| x.to_string()).collect()),
             readers: detail.map(|d| d.readers.iter().map(|r| r.name()).collect()),
             reached: detail.and_then(|d| d.reached.as_deref()),
             address_class: detail.and_then(|d| d.address_class).map(|c| c.name()),

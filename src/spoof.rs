@@ -114,13 +114,7 @@ impl ProtectedDomains {
     /// skipped. An error names the first line that is not a domain.
     pub fn parse(text: &str) -> Result<Self, String> {
         let mut out = ProtectedDomains::new();
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            out.add(line).map_err(|e| format!("line {}: {e}", i + 1))?;
-        }
+        crate::host::read_list(text, |line| out.add(line))?;
         Ok(out)
     }
 

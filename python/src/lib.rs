@@ -635,19 +635,7 @@ impl Violation {
 
 /// A severity by name.
 fn severity_of(name: &str) -> PyResult<Severity> {
-    [
-        Severity::Allow,
-        Severity::Info,
-        Severity::Warning,
-        Severity::Error,
-    ]
-    .into_iter()
-    .find(|s| s.name() == name)
-    .ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "unknown severity {name:?}: expected allow, info, warning or error"
-        ))
-    })
+    name.parse().map_err(|e: String| PyValueError::new_err(e))
 }
 
 /// The check options of `profile` and `severities`: a preset name

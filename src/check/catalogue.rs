@@ -48,6 +48,33 @@ impl fmt::Display for Severity {
     }
 }
 
+/// A severity by its name, as [`Severity::name`] gives it; an error says
+/// which names there are.
+///
+/// ```
+/// use iribis::check::Severity;
+/// assert_eq!("warning".parse::<Severity>(), Ok(Severity::Warning));
+/// assert_eq!(
+///     "fatal".parse::<Severity>().unwrap_err(),
+///     r#"unknown severity "fatal": expected allow, info, warning or error"#
+/// );
+/// ```
+impl std::str::FromStr for Severity {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        [
+            Severity::Allow,
+            Severity::Info,
+            Severity::Warning,
+            Severity::Error,
+        ]
+        .into_iter()
+        .find(|s| s.name() == name)
+        .ok_or_else(|| format!("unknown severity {name:?}: expected allow, info, warning or error"))
+    }
+}
+
 macro_rules! catalogue {
     ($( $(#[$doc:meta])* $variant:ident = $name:literal, $severity:ident, $spec:literal, $explain:literal; )*) => {
         /// A kind of finding, by its stable code. Each variant's text is also

@@ -1199,13 +1199,7 @@ impl AllowedHosts {
     /// `#` are skipped. An error names the first line that is neither.
     pub fn parse(text: &str) -> Result<Self, String> {
         let mut out = AllowedHosts::new();
-        for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
-            out.add(line).map_err(|e| format!("line {}: {e}", i + 1))?;
-        }
+        crate::host::read_list(text, |line| out.add(line))?;
         Ok(out)
     }
 

@@ -451,19 +451,7 @@ pub fn parse(s: &str, options: JsValue) -> Result<JsValue, JsValue> {
 
 /// A severity by name.
 fn severity_of(name: &str) -> Result<Severity, JsValue> {
-    [
-        Severity::Allow,
-        Severity::Info,
-        Severity::Warning,
-        Severity::Error,
-    ]
-    .into_iter()
-    .find(|s| s.name() == name)
-    .ok_or_else(|| {
-        range_error(&format!(
-            "unknown severity {name:?}: expected allow, info, warning or error"
-        ))
-    })
+    name.parse().map_err(|e: String| range_error(&e))
 }
 
 fn preset_of(name: &str) -> Result<Preset, JsValue> {

@@ -118,6 +118,25 @@ pub(crate) fn is_plain_ascii_name(name: &str) -> bool {
         && !has_a_label(name.as_bytes())
 }
 
+/// Reads a list of hosts, one per line (blank lines and lines starting with
+/// `#` skipped), giving each to `add`; an error of `add` names its line.
+/// The format of the files `iri check --allowed-hosts` and
+/// `--protected-domains` read.
+#[cfg(any(feature = "readings", feature = "spoof"))]
+pub(crate) fn read_list(
+    text: &str,
+    mut add: impl FnMut(&str) -> Result<(), String>,
+) -> Result<(), String> {
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        add(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::has_a_label;
@@ -143,23 +162,4 @@ mod tests {
             assert!(!has_a_label(name.as_bytes()), "{name}");
         }
     }
-}
-
-/// Reads a list of hosts, one per line (blank lines and lines starting with
-/// `#` skipped), giving each to `add`; an error of `add` names its line.
-/// The format of the files `iri check --allowed-hosts` and
-/// `--protected-domains` read.
-#[cfg(any(feature = "readings", feature = "spoof"))]
-pub(crate) fn read_list(
-    text: &str,
-    mut add: impl FnMut(&str) -> Result<(), String>,
-) -> Result<(), String> {
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        add(line).map_err(|e| format!("line {}: {e}", i + 1))?;
-    }
-    Ok(())
 }

@@ -26,7 +26,7 @@ use arrow_data::ArrayData;
 use arrow_pyarrow::{FromPyArrow, ToPyArrow};
 use arrow_schema::{DataType, Field, Fields};
 use iribis::check::{CheckOptions, Report};
-use pyo3::exceptions::{PyOverflowError, PyTypeError, PyUnicodeEncodeError};
+use pyo3::exceptions::{PyMemoryError, PyOverflowError, PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedStr;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -130,6 +130,14 @@ impl Items {
                 items.py().check_signals()?;
             }
             let item = item?;
+            // An iterable larger than memory (an endless one) gets a
+            // MemoryError, which Python code can catch, not the abort of a
+            // failed allocation.
+            if list.len() == list.capacity() && list.try_reserve(list.len().max(64)).is_err() {
+                return Err(PyMemoryError::new_err(format!(
+                    "the batch's first {i} items fill the memory: pass fewer items at a time"
+                )));
+            }
             list.push(if item.is_none() {
                 Item::None
             } else if let Ok(s) = item.cast::<PyString>() {

@@ -47,10 +47,10 @@ def run_child(code: str, *, budget: int = BUDGET, timeout: float = 120) -> subpr
     )
 
 
-def interrupted(code: str) -> str:
+def interrupted(code: str, after: float = 1.0) -> str:
     """The output of `code` (which prints "go" when it is about to block in
-    iribis) after a SIGINT sent a second after "go"; the child must end
-    within a minute, far less than its work would take."""
+    iribis) after a SIGINT sent `after` seconds after "go"; the child must
+    end within a minute, far less than its work would take."""
     child = subprocess.Popen(
         child_args(code, BUDGET),
         stdout=subprocess.PIPE,
@@ -60,7 +60,7 @@ def interrupted(code: str) -> str:
     )
     try:
         assert child.stdout.readline() == "go\n", child.stderr.read()
-        time.sleep(1)
+        time.sleep(after)
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=60)
     finally:
@@ -297,9 +297,25 @@ def test_item21_ctrl_c_while_a_batch_is_read():
             iribis.is_valid_many(itertools.repeat("http://h/"))
         except KeyboardInterrupt:
             print("interrupted")
-        """
+        """,
+        # The items fill the budget in about a second.
+        after=0.1,
     )
     assert out == "interrupted\n", out
+
+
+def test_an_endless_batch_is_a_memory_error_not_an_abort():
+    r = run_child(
+        """
+        import itertools, iribis
+        try:
+            iribis.is_valid_many(itertools.repeat("http://h/"))
+        except MemoryError as e:
+            print("MemoryError:", e)
+        """
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("MemoryError: the batch's first "), r.stdout
 
 
 # -- Issue 26, item 22 and issue 31: strings read in place

@@ -84,8 +84,12 @@ fn rdf_documents_are_read_alike_in_any_pieces() {
         b"<http://e/a\\> <http://e/p> <http://e/o> .\n",
         b"<a> <b> \"\"\"x\ny\"\"\" .\n<c d> <e> <f> .\n",
         b"\xe6\x97<http://e/> <p> <o> .",
-        // Variables, which oxttl lexes (and rejects) as SPARQL's.
+        // Variables, which oxttl lexes (and rejects) as N3's QUICK_VAR_NAME:
+        // a `?` and a whole PN_LOCAL, longer than any token of ours.
         b"<http://e/s> ?v\xe6\x97\xa5 <http://e/o> .\n<a> $ <b> ?x:y .\n",
+        b"<a> <b> ?x.y:z%41\\. <c> .\n? $ ?? <d>#c\n?:a <e> <f> .",
+        // Found by fuzz/documents_bom: an empty variable before a name.
+        b"\xef\xbb\xbf?:_S;",
     ];
     for data in documents {
         same_whatever_the_cuts(Format::NTriples, data);

@@ -29,6 +29,11 @@ const CHUNK: usize = 64 * 1024;
 /// starts none, so that a stray `<` does not make the lexer hold the rest of
 /// the document (oxttl's own limit on a token is 16 MiB too).
 const MAX_IRI: usize = 16 * 1024 * 1024;
+/// How far behind the last token the items and positions may wait in a
+/// document with no white space (see `Lexer::word`): past it, an error
+/// oxttl gives later than its place may get the position of the text
+/// after it, in exchange for memory that stays bounded.
+const HELD: u64 = 1024 * 1024;
 
 /// oxttl's incremental parser of the format.
 enum Parser {
@@ -577,6 +582,16 @@ struct Lexer {
     /// The document offset of the last token the lexer looked at: oxttl
     /// may still report an error there once it sees what follows it.
     last: u64,
+    /// Where the current word starts (a run of tokens with no white space
+    /// or comment between them), and the word before it: oxttl's tokens
+    /// are not ours everywhere (its `?` takes a whole PN_LOCAL after it,
+    /// an error may cover several of our tokens), but none spans white
+    /// space outside a string, an IRI or a comment, which our lexer keeps
+    /// open; so the errors still to come are in these two words.
+    word: u64,
+    word_before: u64,
+    /// White space or a comment's end since `word` started.
+    apart: bool,
     state: State,
     directive: Directive,
     statement: Statement,
@@ -594,6 +609,9 @@ impl Lexer {
             resume: 0,
             open: None,
             last: start,
+            word: start,
+            word_before: start,
+            apart: false,
             state: State::default(),
             directive: Directive::default(),
             statement: Statement::default(),
@@ -612,11 +630,13 @@ impl Lexer {
         self.open.unwrap_or(self.offset()).min(self.offset())
     }
 
-    /// Where the items may be given up to: the open token, or the last
-    /// token looked at (oxttl reports an error of a token once it sees the
-    /// next one).
+    /// Where the items may be given up to: the open token, the last token
+    /// looked at (oxttl reports an error of a token once it sees the next
+    /// one), and the word before the current one; in a document with no
+    /// white space, at most [`HELD`] bytes behind the last token.
     fn settled(&self) -> u64 {
-        self.open_token().min(self.last)
+        let words = self.word_before.max(self.last.saturating_sub(HELD));
+        self.open_token().min(self.last).min(words)
     }
 
     /// Drops the bytes consumed.
@@ -635,6 +655,7 @@ impl Lexer {
                 State::Comment => match memchr(b'\n', &self.buf[self.pos..]) {
                     Some(i) => {
                         self.pos += i + 1;
+                        self.apart = true;
                         self.state = State::Between;
                         self.open = None;
                     }
@@ -709,9 +730,14 @@ impl Lexer {
         if i != self.pos {
             self.pos = i;
             self.resume = i;
+            self.apart = true;
         }
         let b = *buf.get(i)?;
         self.last = self.start + i as u64;
+        if self.apart {
+            (self.word_before, self.word) = (self.word, self.last);
+            self.apart = false;
+        }
         let next = buf.get(i + 1).copied();
         if next.is_none()
             && !self.eof
@@ -813,7 +839,6 @@ impl Lexer {
                 self.statement.pop();
                 Some(None)
             }
-            b'?' | b'$' => self.variable(),
             _ => {
                 let punctuation = b".,;()[]{}^=|~!>?$".contains(&b);
                 if !punctuation {
@@ -930,30 +955,6 @@ impl Lexer {
                 .rposition(|&c| c != b'.')
                 .map_or(0, |p| p + 1);
         Some(trimmed)
-    }
-
-    /// A `?` or `$` and the name after it, skipped as one token: no RDF
-    /// syntax has variables, but oxttl's lexer (shared with SPARQL) reads
-    /// one as SPARQL 1.1 §19.8 VARNAME does (letters, digits, `_` and any
-    /// character beyond ASCII) and places its error at the `?`, so the
-    /// items after it wait until the whole of it is read. None when more
-    /// bytes are needed.
-    fn variable(&mut self) -> Option<Option<Token>> {
-        let buf = &self.buf;
-        let from = self.resume.max(self.pos + 1);
-        let end = from
-            + buf[from..]
-                .iter()
-                .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80)
-                .count();
-        if end == buf.len() && !self.eof {
-            self.resume = end;
-            return None;
-        }
-        self.pos = end;
-        self.resume = end;
-        self.directive = Directive::None;
-        Some(None)
     }
 
     /// A keyword or a prefixed name.

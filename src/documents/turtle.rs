@@ -582,15 +582,15 @@ struct Lexer {
     /// The document offset of the last token the lexer looked at: oxttl
     /// may still report an error there once it sees what follows it.
     last: u64,
-    /// Where the current word starts (a run of tokens with no white space
-    /// or comment between them), and the word before it: oxttl's tokens
-    /// are not ours everywhere (its `?` takes a whole PN_LOCAL after it,
-    /// an error may cover several of our tokens), but none spans white
-    /// space outside a string, an IRI or a comment, which our lexer keeps
-    /// open; so the errors still to come are in these two words.
+    /// Where the current word starts: a run of tokens with no white space
+    /// or comment between them. oxttl's tokens are not ours everywhere (its
+    /// `?` takes a whole PN_LOCAL after it, one of its errors may cover
+    /// several of our tokens), but none spans white space outside a string,
+    /// an IRI or a comment, which our lexer keeps open: once white space
+    /// ends the word, oxttl has read every token in it.
     word: u64,
-    word_before: u64,
-    /// White space or a comment's end since `word` started.
+    /// White space or a comment's end since `word` started: the word is
+    /// over.
     apart: bool,
     state: State,
     directive: Directive,
@@ -610,7 +610,6 @@ impl Lexer {
             open: None,
             last: start,
             word: start,
-            word_before: start,
             apart: false,
             state: State::default(),
             directive: Directive::default(),
@@ -632,11 +631,15 @@ impl Lexer {
 
     /// Where the items may be given up to: the open token, the last token
     /// looked at (oxttl reports an error of a token once it sees the next
-    /// one), and the word before the current one; in a document with no
-    /// white space, at most [`HELD`] bytes behind the last token.
+    /// one), and the start of a word not over yet (in a document with no
+    /// white space, at most [`HELD`] bytes behind the last token).
     fn settled(&self) -> u64 {
-        let words = self.word_before.max(self.last.saturating_sub(HELD));
-        self.open_token().min(self.last).min(words)
+        let word = if self.apart {
+            u64::MAX
+        } else {
+            self.word.max(self.last.saturating_sub(HELD))
+        };
+        self.open_token().min(self.last).min(word)
     }
 
     /// Drops the bytes consumed.
@@ -735,7 +738,7 @@ impl Lexer {
         let b = *buf.get(i)?;
         self.last = self.start + i as u64;
         if self.apart {
-            (self.word_before, self.word) = (self.word, self.last);
+            self.word = self.last;
             self.apart = false;
         }
         let next = buf.get(i + 1).copied();

@@ -90,6 +90,9 @@ fn rdf_documents_are_read_alike_in_any_pieces() {
         b"<a> <b> ?x.y:z%41\\. <c> .\n? $ ?? <d>#c\n?:a <e> <f> .",
         // Found by fuzz/documents_bom: an empty variable before a name.
         b"\xef\xbb\xbf?:_S;",
+        // Found by fuzz/documents_rdf: short strings that a line ends.
+        b"\"\n-I\"\n",
+        b"\0\"\xb9\n\0\"\n",
     ];
     for data in documents {
         same_whatever_the_cuts(Format::NTriples, data);

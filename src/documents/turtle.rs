@@ -416,6 +416,9 @@ enum State {
     Str {
         quote: u8,
         long: bool,
+        /// A short string a line ended: as oxttl reads it, it goes on to
+        /// the next quote, escapes and all.
+        broken: bool,
     },
 }
 
@@ -667,8 +670,12 @@ impl Lexer {
                         return None;
                     }
                 },
-                State::Str { quote, long } => {
-                    if !self.skip_string(quote, long) {
+                State::Str {
+                    quote,
+                    long,
+                    broken,
+                } => {
+                    if !self.skip_string(quote, long, broken) {
                         return None;
                     }
                     self.state = State::Between;
@@ -684,9 +691,21 @@ impl Lexer {
     }
 
     /// Skips the rest of a string; false when more bytes are needed.
-    fn skip_string(&mut self, quote: u8, long: bool) -> bool {
+    fn skip_string(&mut self, quote: u8, long: bool, broken: bool) -> bool {
         let buf = &self.buf;
         let mut i = self.pos;
+        if broken {
+            return match memchr(quote, &buf[i..]) {
+                Some(k) => {
+                    self.pos = i + k + 1;
+                    true
+                }
+                None => {
+                    self.pos = buf.len();
+                    self.eof
+                }
+            };
+        }
         while i < buf.len() {
             let b = buf[i];
             if b == b'\\' {
@@ -710,9 +729,18 @@ impl Lexer {
                 }
                 i += 1;
             } else if !long && (b == b'\n' || b == b'\r') {
-                // An unterminated short string: oxttl reports it.
-                self.pos = i;
-                return true;
+                // A line jump in a short string: oxttl reports it, and its
+                // token goes on to the next quote (RDF 1.1 Turtle §6.4
+                // STRING_LITERAL_QUOTE has no line jump; oxttl 0.2's
+                // recognize_string reads on to the delimiter), which is
+                // where the next token starts for it, and so for us.
+                self.pos = i + 1;
+                self.state = State::Str {
+                    quote,
+                    long,
+                    broken: true,
+                };
+                return self.skip_string(quote, long, true);
             } else {
                 i += 1;
             }
@@ -765,7 +793,11 @@ impl Lexer {
                 let long = buf[i..].starts_with(&[b; 3]);
                 self.open = Some(self.start + i as u64);
                 self.pos += if long { 3 } else { 1 };
-                self.state = State::Str { quote: b, long };
+                self.state = State::Str {
+                    quote: b,
+                    long,
+                    broken: false,
+                };
                 self.directive = Directive::None;
                 self.statement.term();
                 Some(None)

@@ -232,6 +232,15 @@ fn item_7_long_tokens_take_linear_time() {
                 "a".repeat(n)
             ),
         ),
+        // A stray quote: oxttl reads its string on to the next quote,
+        // across lines; the readers give up on it as on a stray '<'.
+        (
+            "broken string",
+            format!(
+                "\"\n{}",
+                "<http://e/s> <http://e/p> <http://e/o> .\n".repeat(n / 40)
+            ),
+        ),
     ];
     for (what, doc) in cases {
         let o = iri_bounded(

@@ -695,6 +695,10 @@ impl Lexer {
         let buf = &self.buf;
         let mut i = self.pos;
         if broken {
+            // Given up, as a stray `<` is, past [`MAX_IRI`] bytes: a stray
+            // quote must not make the lexer hold the rest of the document.
+            let held =
+                (self.start + buf.len() as u64).saturating_sub(self.open.unwrap_or(u64::MAX));
             return match memchr(quote, &buf[i..]) {
                 Some(k) => {
                     self.pos = i + k + 1;
@@ -702,7 +706,7 @@ impl Lexer {
                 }
                 None => {
                     self.pos = buf.len();
-                    self.eof
+                    self.eof || held > MAX_IRI as u64
                 }
             };
         }

@@ -5,59 +5,25 @@
 //! anywhere. Every input here is read whole, then cut before every offset
 //! in turn, then in pieces of every length.
 
-use std::io::{self, Read};
+// The fuzz targets' reader in pieces and the items of one reading (with
+// the invariants every reading keeps), shared with them.
+#[path = "../fuzz/fuzz_targets/documents_common.rs"]
+mod documents_common;
 
-use iribis::documents::{read, Format, Found, Options, What};
+use documents_common::{items, stable};
+use iribis::documents::Format;
 
-/// A document given in the pieces `cuts` says (offsets in order).
-struct Pieces<'a> {
-    data: &'a [u8],
-    cuts: Vec<usize>,
-    at: usize,
-}
-
-impl Read for Pieces<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let next = self
-            .cuts
-            .iter()
-            .copied()
-            .find(|&c| c > self.at)
-            .unwrap_or(self.data.len());
-        let n = buf.len().min(next - self.at);
-        buf[..n].copy_from_slice(&self.data[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
-    }
-}
-
-fn items(format: Format, data: &[u8], cuts: Vec<usize>) -> Vec<Found> {
-    let mut all = Vec::new();
-    read(Pieces { data, cuts, at: 0 }, &Options::new(format), |f| {
-        all.push(f);
-        Ok(())
-    })
-    .expect("reading from memory does not fail");
-    // oxrdfxml reports a syntax error where its reading stopped, which a
-    // cut can move: the RDF/XML errors are compared by their presence.
-    if format == Format::RdfXml {
-        for f in &mut all {
-            if matches!(f.what, What::SyntaxError { .. }) {
-                (f.offset, f.line, f.column) = (0, 0, 0);
-                f.what = What::SyntaxError {
-                    message: String::new(),
-                };
-            }
-        }
-    }
-    all
+/// The items of `data` read as `format` in the pieces `cuts` says, but for
+/// those a cut may move (RDF/XML's syntax errors).
+fn read_in(format: Format, data: &[u8], cuts: Vec<usize>) -> Vec<iribis::documents::Found> {
+    stable(format, items(format, data, cuts))
 }
 
 fn same_whatever_the_cuts(format: Format, data: &[u8]) {
-    let whole = items(format, data, Vec::new());
+    let whole = read_in(format, data, Vec::new());
     for at in 1..data.len() {
         assert_eq!(
-            items(format, data, vec![at]),
+            read_in(format, data, vec![at]),
             whole,
             "{format:?} {data:?} cut at {at}"
         );
@@ -65,7 +31,7 @@ fn same_whatever_the_cuts(format: Format, data: &[u8]) {
     for step in 1..data.len() {
         let cuts = (step..data.len()).step_by(step).collect();
         assert_eq!(
-            items(format, data, cuts),
+            read_in(format, data, cuts),
             whole,
             "{format:?} {data:?} in pieces of {step}"
         );

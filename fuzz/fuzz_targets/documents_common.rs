@@ -23,7 +23,10 @@ impl Read for Pieces<'_> {
             .copied()
             .find(|&c| c > self.at)
             .unwrap_or(self.data.len());
-        let n = buf.len().min(next_cut - self.at).min(self.data.len() - self.at);
+        let n = buf
+            .len()
+            .min(next_cut - self.at)
+            .min(self.data.len() - self.at);
         buf[..n].copy_from_slice(&self.data[self.at..self.at + n]);
         self.at += n;
         Ok(n)
@@ -50,7 +53,10 @@ pub fn items(format: Format, data: &[u8], cuts: Vec<usize>) -> Vec<Found> {
         if matches!(f.what, What::SyntaxError { .. }) {
             continue;
         }
-        assert!((f.line, f.column) >= last, "out of order: {f:?} after {last:?}");
+        assert!(
+            (f.line, f.column) >= last,
+            "out of order: {f:?} after {last:?}"
+        );
         last = (f.line, f.column);
     }
     all
@@ -72,5 +78,9 @@ pub fn same_whatever_the_cuts(format: Format, data: &[u8], step: usize) {
     let whole = items(format, data, Vec::new());
     let cuts = (1..data.len()).step_by(step.max(1)).collect();
     let cut = items(format, data, cuts);
-    assert_eq!(stable(format, whole), stable(format, cut), "cut every {step} bytes");
+    assert_eq!(
+        stable(format, whole),
+        stable(format, cut),
+        "cut every {step} bytes"
+    );
 }

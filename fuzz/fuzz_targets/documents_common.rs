@@ -64,12 +64,16 @@ pub fn items(format: Format, data: &[u8], cuts: Vec<usize>) -> Vec<Found> {
 
 /// The items that do not depend on where the reads were cut: all but the
 /// RDF/XML parser's syntax errors (its thread reports where it stopped
-/// reading, which a cut can move).
+/// reading, which a cut can move), in document order, a syntax error first
+/// at its offset (the readers give an error that a parser reports late, once
+/// it has read past it, after the items it lies behind; its place is exact).
 pub fn stable(format: Format, items: Vec<Found>) -> Vec<Found> {
-    items
+    let mut stable: Vec<Found> = items
         .into_iter()
         .filter(|f| format != Format::RdfXml || !matches!(f.what, What::SyntaxError { .. }))
-        .collect()
+        .collect();
+    stable.sort_by_key(|f| (f.offset, !matches!(f.what, What::SyntaxError { .. })));
+    stable
 }
 
 /// `data` read as `format` whole and cut every `step` bytes: the same

@@ -15,7 +15,9 @@
 //! [`read`] gives every [`Found`] item to a callback, in document order, as
 //! it is found: the parsers push their findings a chunk at a time, and an
 //! iterator would have to hold a chunk's findings, which a callback does
-//! not. [`Found::check`] checks one with a [`Checker`].
+//! not. (A syntax error that oxttl reports only once it has read past it,
+//! in a malformed document, may come after IRIs that follow it; its place
+//! is exact all the same.) [`Found::check`] checks one with a [`Checker`].
 //!
 //! ```
 //! use iribis::check::{CheckOptions, Checker};

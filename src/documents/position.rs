@@ -1,23 +1,31 @@
 //! Line and column of a byte offset in a document read as a stream: the
-//! bytes between the last position asked for and the read head are kept,
-//! nothing before it, so memory stays bounded by how far the reader is
-//! ahead of the positions asked for.
+//! bytes from a little behind the furthest position asked for up to the
+//! read head are kept, nothing before them, so memory stays bounded by how
+//! far the reader is ahead of the positions asked for, plus [`BEHIND`].
 
 use std::collections::VecDeque;
 
 /// The UTF-8 byte order mark.
 pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// How many bytes behind the furthest position asked for are kept, so
+/// that a position a reader learns of late (a parser that reports an error
+/// once it has read past it) is still exact.
+const BEHIND: u64 = 1024 * 1024;
+
+/// The most bytes between two remembered positions: a position behind the
+/// furthest is counted from the remembered one before it.
+const STRIDE: u64 = 64 * 1024;
+
 /// Counts lines and characters over a stream's UTF-8 bytes.
 #[derive(Default)]
 pub(crate) struct Tracker {
-    /// The bytes from `at` up to the read head.
-    pending: VecDeque<u8>,
-    /// The offset of `pending`'s first byte.
-    at: u64,
-    /// 0-based line and column (in characters) at `at`.
-    line: usize,
-    column: usize,
+    /// The bytes from `marks[0]`'s offset up to the read head.
+    bytes: VecDeque<u8>,
+    /// Positions worked out (offset, 0-based line and column), in order,
+    /// at most [`STRIDE`] bytes apart; the first is where `bytes` starts,
+    /// the last the furthest position asked for.
+    marks: VecDeque<(u64, usize, usize)>,
 }
 
 impl Tracker {
@@ -26,50 +34,89 @@ impl Tracker {
     /// do not show it).
     pub(crate) fn starting_at(offset: u64) -> Self {
         Tracker {
-            at: offset,
-            ..Tracker::default()
+            bytes: VecDeque::new(),
+            marks: VecDeque::from([(offset, 0, 0)]),
         }
     }
 
     /// Appends bytes read from the stream.
     pub(crate) fn push(&mut self, bytes: &[u8]) {
-        self.pending.extend(bytes);
+        if self.marks.is_empty() {
+            self.marks.push_back((0, 0, 0));
+        }
+        self.bytes.extend(bytes);
     }
 
     /// The 1-based line and column (in characters: every octet that is not
     /// a UTF-8 continuation octet starts one) of the byte at `offset`. A
-    /// line ends at LF (so CRLF too). Offsets asked for must not decrease:
-    /// an offset behind the last one gives the last one's position, an
-    /// offset past the read head the head's.
+    /// line ends at LF (so CRLF too). An offset past the read head gives
+    /// the head's position; one behind the furthest asked for is exact up
+    /// to [`BEHIND`] bytes back, and older ones give the oldest position
+    /// kept.
     pub(crate) fn locate(&mut self, offset: u64) -> (usize, usize) {
-        let ahead = offset.saturating_sub(self.at);
-        let n = usize::try_from(ahead)
-            .unwrap_or(usize::MAX)
-            .min(self.pending.len());
-        let (front, back) = self.pending.as_slices();
-        let (a, b) = if n <= front.len() {
-            (&front[..n], &back[..0])
+        if self.marks.is_empty() {
+            self.marks.push_back((0, 0, 0));
+        }
+        let start = self.marks[0].0;
+        let head = start + self.bytes.len() as u64;
+        let offset = offset.min(head);
+        let &(furthest, ..) = self.marks.back().expect("a mark");
+        if offset < furthest {
+            // Behind: from the last mark at or before it, not remembered.
+            let k = self.marks.partition_point(|m| m.0 <= offset);
+            let Some(&mark) = k.checked_sub(1).and_then(|k| self.marks.get(k)) else {
+                let (_, line, column) = self.marks[0];
+                return (line + 1, column + 1);
+            };
+            let (_, line, column) = self.count(mark, offset);
+            return (line + 1, column + 1);
+        }
+        // Ahead: remembered, a mark every STRIDE bytes.
+        let mut mark = *self.marks.back().expect("a mark");
+        while mark.0 < offset {
+            mark = self.count(mark, offset.min(mark.0 + STRIDE));
+            self.marks.push_back(mark);
+        }
+        // What lies more than BEHIND bytes back is dropped.
+        while self.marks.len() > 1 && self.marks[1].0 + BEHIND <= mark.0 {
+            self.marks.pop_front();
+        }
+        let drop = usize::try_from(self.marks[0].0 - start).unwrap_or(usize::MAX);
+        self.bytes.drain(..drop.min(self.bytes.len()));
+        (mark.1 + 1, mark.2 + 1)
+    }
+
+    /// The position of `to`, counted from `from` (a mark at or before it,
+    /// both within the bytes kept).
+    fn count(&self, from: (u64, usize, usize), to: u64) -> (u64, usize, usize) {
+        let (at, mut line, mut column) = from;
+        let start = self.marks[0].0;
+        let lo = usize::try_from(at - start).unwrap_or(usize::MAX);
+        let hi = usize::try_from(to - start).unwrap_or(usize::MAX);
+        let (front, back) = self.bytes.as_slices();
+        let parts = if hi <= front.len() {
+            [&front[lo..hi], &back[..0]]
+        } else if lo >= front.len() {
+            [&back[lo - front.len()..hi - front.len()], &front[..0]]
         } else {
-            (front, &back[..n - front.len()])
+            [&front[lo..], &back[..hi - front.len()]]
         };
-        for part in [a, b] {
+        for part in parts {
             let mut rest = part;
             while let Some(i) = memchr::memchr(b'\n', rest) {
-                self.line += 1;
-                self.column = 0;
+                line += 1;
+                column = 0;
                 rest = &rest[i + 1..];
             }
-            self.column += rest.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+            column += rest.iter().filter(|&&b| b & 0xC0 != 0x80).count();
         }
-        self.pending.drain(..n);
-        self.at += n as u64;
-        (self.line + 1, self.column + 1)
+        (to, line, column)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Tracker;
+    use super::{Tracker, BEHIND, STRIDE};
 
     #[test]
     fn columns_count_characters() {
@@ -82,11 +129,44 @@ mod tests {
         assert_eq!(t.locate(8), (2, 4));
         t.push(b"y\nz");
         assert_eq!(t.locate(12), (3, 1));
-        // Behind: the last position.
-        assert_eq!(t.locate(5), (3, 1));
+        // Behind: exact, and the furthest position stays where it was.
+        assert_eq!(t.locate(5), (2, 2));
+        assert_eq!(t.locate(1), (1, 2));
+        assert_eq!(t.locate(12), (3, 1));
+        // Past the head: the head's.
+        assert_eq!(t.locate(99), (3, 2));
         // After a byte order mark: offsets count it, columns do not.
         let mut t = Tracker::starting_at(3);
         t.push(b"<a>");
         assert_eq!(t.locate(4), (1, 2));
+    }
+
+    #[test]
+    fn memory_stays_bounded_and_late_positions_exact() {
+        let mut t = Tracker::default();
+        let line = [b"a".repeat(99), b"\n".to_vec()].concat();
+        for i in 0..100_000u64 {
+            t.push(&line);
+            let furthest = i * 100 + 50;
+            assert_eq!(t.locate(furthest), (i as usize + 1, 51));
+            if i % 997 == 0 && furthest > BEHIND {
+                // A position BEHIND bytes back is still exact.
+                let back = furthest - BEHIND + 1;
+                assert_eq!(
+                    t.locate(back),
+                    ((back / 100) as usize + 1, (back % 100) as usize + 1)
+                );
+            }
+        }
+        assert!(
+            t.bytes.len() as u64 <= BEHIND + 2 * STRIDE,
+            "{}",
+            t.bytes.len()
+        );
+        // One jump of many strides keeps marks STRIDE apart.
+        let mut t = Tracker::default();
+        t.push(&b"x".repeat(10 * STRIDE as usize));
+        assert_eq!(t.locate(10 * STRIDE - 1), (1, 10 * STRIDE as usize));
+        assert_eq!(t.locate(5 * STRIDE + 2), (1, 5 * STRIDE as usize + 3));
     }
 }

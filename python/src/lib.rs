@@ -635,7 +635,8 @@ impl Violation {
 
 /// A severity by name.
 fn severity_of(name: &str) -> PyResult<Severity> {
-    name.parse().map_err(|e: String| PyValueError::new_err(e))
+    name.parse()
+        .map_err(|e: iribis::UnknownName| PyValueError::new_err(e.to_string()))
 }
 
 /// The check options of `profile` and `severities`: a preset name

@@ -48,21 +48,20 @@ impl fmt::Display for Severity {
     }
 }
 
-/// A severity by its name, as [`Severity::name`] gives it; an error says
-/// which names there are.
+/// A severity by its name, as [`Severity::name`] gives it.
 ///
 /// ```
 /// use iribis::check::Severity;
 /// assert_eq!("warning".parse::<Severity>(), Ok(Severity::Warning));
 /// assert_eq!(
-///     "fatal".parse::<Severity>().unwrap_err(),
+///     "fatal".parse::<Severity>().unwrap_err().to_string(),
 ///     r#"unknown severity "fatal": expected allow, info, warning or error"#
 /// );
 /// ```
 impl std::str::FromStr for Severity {
-    type Err = String;
+    type Err = crate::profile::UnknownName;
 
-    fn from_str(name: &str) -> Result<Self, String> {
+    fn from_str(name: &str) -> Result<Self, crate::profile::UnknownName> {
         [
             Severity::Allow,
             Severity::Info,
@@ -71,7 +70,13 @@ impl std::str::FromStr for Severity {
         ]
         .into_iter()
         .find(|s| s.name() == name)
-        .ok_or_else(|| format!("unknown severity {name:?}: expected allow, info, warning or error"))
+        .ok_or_else(|| {
+            crate::profile::UnknownName::new(
+                "severity",
+                name,
+                &["allow", "info", "warning", "error"],
+            )
+        })
     }
 }
 

@@ -451,7 +451,8 @@ pub fn parse(s: &str, options: JsValue) -> Result<JsValue, JsValue> {
 
 /// A severity by name.
 fn severity_of(name: &str) -> Result<Severity, JsValue> {
-    name.parse().map_err(|e: String| range_error(&e))
+    name.parse()
+        .map_err(|e: iribis::UnknownName| range_error(&e.to_string()))
 }
 
 fn preset_of(name: &str) -> Result<Preset, JsValue> {

@@ -17,6 +17,9 @@ const BEHIND: u64 = 1024 * 1024;
 /// furthest is counted from the remembered one before it.
 const STRIDE: u64 = 64 * 1024;
 
+/// A mark nearer than this to the one before the last replaces the last.
+const NEAR: u64 = 4 * 1024;
+
 /// Counts lines and characters over a stream's UTF-8 bytes.
 #[derive(Default)]
 pub(crate) struct Tracker {
@@ -75,6 +78,12 @@ impl Tracker {
         let mut mark = *self.marks.back().expect("a mark");
         while mark.0 < offset {
             mark = self.count(mark, offset.min(mark.0 + STRIDE));
+            // Positions asked for close together (an IRI every few bytes)
+            // move the last mark instead of adding one.
+            let n = self.marks.len();
+            if n >= 2 && mark.0 - self.marks[n - 2].0 < NEAR {
+                self.marks.pop_back();
+            }
             self.marks.push_back(mark);
         }
         // What lies more than BEHIND bytes back is dropped.
@@ -116,7 +125,7 @@ impl Tracker {
 
 #[cfg(test)]
 mod tests {
-    use super::{Tracker, BEHIND, STRIDE};
+    use super::{Tracker, BEHIND, NEAR, STRIDE};
 
     #[test]
     fn columns_count_characters() {
@@ -162,6 +171,12 @@ mod tests {
             t.bytes.len() as u64 <= BEHIND + 2 * STRIDE,
             "{}",
             t.bytes.len()
+        );
+        // Two marks in 4 KiB at most, not one per position asked for.
+        assert!(
+            t.marks.len() as u64 <= 2 * BEHIND / NEAR + 2,
+            "{}",
+            t.marks.len()
         );
         // One jump of many strides keeps marks STRIDE apart.
         let mut t = Tracker::default();

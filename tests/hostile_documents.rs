@@ -15,25 +15,7 @@ use serde_json::Value;
 /// Runs `iri` with at most `kib` KiB of address space, killed after
 /// `seconds` (then the test fails: the run was not linear).
 fn iri_bounded(kib: usize, seconds: u64, args: &[&str], stdin: &[u8]) -> Output {
-    let script = format!("ulimit -v {kib} && exec timeout -s KILL {seconds} \"$0\" \"$@\"");
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_iri"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("iri runs");
-    let mut input = child.stdin.take().expect("a pipe");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("iri ends");
-    writer.join().expect("the writer ends");
-    out
+    common::run_iri_within_for(kib, Some(seconds), args, stdin)
 }
 
 fn lines(o: &Output) -> Vec<Value> {

@@ -118,9 +118,21 @@ pub fn run_iri(args: &[&str], stdin: &[u8]) -> std::process::Output {
 /// large output cannot block each other): a run that needs more memory
 /// fails to allocate, and so fails the test that reads its output.
 pub fn run_iri_within(kib: usize, args: &[&str], stdin: &[u8]) -> std::process::Output {
+    run_iri_within_for(kib, None, args, stdin)
+}
+
+/// [`run_iri_within`], and killed after `seconds` if given (then the test
+/// that reads its output fails: the run was not linear).
+pub fn run_iri_within_for(
+    kib: usize,
+    seconds: Option<u64>,
+    args: &[&str],
+    stdin: &[u8],
+) -> std::process::Output {
     use std::io::Write;
     use std::process::{Command, Stdio};
-    let script = format!("ulimit -v {kib} && exec \"$0\" \"$@\"");
+    let timeout = seconds.map_or(String::new(), |s| format!("timeout -s KILL {s} "));
+    let script = format!("ulimit -v {kib} && exec {timeout}\"$0\" \"$@\"");
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(script)

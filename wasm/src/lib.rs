@@ -495,6 +495,23 @@ fn check_options(options: &Options) -> Result<CheckOptions, JsValue> {
     Ok(CheckOptions::new().profile(profile).severities(severities))
 }
 
+/// What the other readers read, on a finding or a difference: `readers`,
+/// `reached` and `addressClass`.
+fn set_reach(o: &JsValue, d: &iribis::readings::Detail) {
+    let readers: Array = d
+        .readers
+        .iter()
+        .map(|r| JsValue::from_str(r.name()))
+        .collect();
+    set(o, "readers", readers);
+    set(o, "reached", nullable(d.reached.as_deref()));
+    set(
+        o,
+        "addressClass",
+        nullable(d.address_class.map(|c| c.name())),
+    );
+}
+
 fn finding(v: &Violation) -> JsValue {
     let o: JsValue = Object::new().into();
     set(&o, "code", v.code.name());
@@ -506,18 +523,7 @@ fn finding(v: &Violation) -> JsValue {
     set(&o, "len", v.len as f64);
     set(&o, "component", v.component.name());
     if let Some(d) = v.detail.as_deref() {
-        let readers: Array = d
-            .readers
-            .iter()
-            .map(|r| JsValue::from_str(r.name()))
-            .collect();
-        set(&o, "readers", readers);
-        set(&o, "reached", nullable(d.reached.as_deref()));
-        set(
-            &o,
-            "addressClass",
-            nullable(d.address_class.map(|c| c.name())),
-        );
+        set_reach(&o, d);
         let whatwg = d.whatwg.as_ref().map_or(JsValue::NULL, |w| {
             let x: JsValue = Object::new().into();
             set(&x, "host", nullable(w.host.as_deref()));
@@ -701,18 +707,7 @@ pub fn readings(s: &str, options: JsValue) -> Result<JsValue, JsValue> {
             let chars = |t: Option<&str>| t.map_or(0, |t| t.chars().count()) as f64;
             set(&o, "char", chars(s.get(..d.start)));
             set(&o, "len", chars(s.get(d.start..d.end)));
-            let readers: Array = d
-                .readers
-                .iter()
-                .map(|r| JsValue::from_str(r.name()))
-                .collect();
-            set(&o, "readers", readers);
-            set(&o, "reached", nullable(detail.reached.as_deref()));
-            set(
-                &o,
-                "addressClass",
-                nullable(detail.address_class.map(|c| c.name())),
-            );
+            set_reach(&o, &detail);
             set(&o, "message", d.message.as_str());
             o
         })

@@ -48,19 +48,24 @@ const SLICE_ITEMS: usize = 4096;
 const SLICE_BYTES: usize = 256 * 1024;
 
 /// One item of a Python iterable.
-enum Item {
+enum Item<'a> {
     None,
-    /// A `str`: its UTF-8, held by the string (read in place).
-    Str(PyBackedStr),
+    /// A `str` of a tuple: its UTF-8, read in place, the string held by
+    /// the tuple.
+    Str(&'a str),
+    /// A `str` of any other iterable: its UTF-8, read in place, the string
+    /// held by a reference of its own.
+    Held(PyBackedStr),
     /// A `str` with lone surrogates.
     Unpaired(Box<Unpaired>),
 }
 
-impl Item {
+impl Item<'_> {
     fn entry(&self) -> Option<Entry<'_>> {
         match self {
             Item::None => None,
             Item::Str(s) => Some(Entry::Str(s)),
+            Item::Held(s) => Some(Entry::Str(s)),
             Item::Unpaired(u) => Some(Entry::Unpaired(u)),
         }
     }
@@ -155,13 +160,18 @@ impl<'py> Batch<'py> {
     ) -> PyResult<Vec<T>> {
         match self {
             Batch::Iterable(items) => {
-                let mut reader = Reader::new(items)?;
-                let eager = !allocates || reader.exact();
+                let tuple = if let Ok(list) = items.cast_exact::<PyList>() {
+                    Some(list.to_tuple())
+                } else {
+                    items.cast_exact::<PyTuple>().ok().cloned()
+                };
+                let eager = !allocates || tuple.is_some();
+                let mut reader = Reader::new(items, tuple.as_ref())?;
                 pipeline(
                     py,
                     eager,
                     || reader.slice(),
-                    |items: &Vec<Item>, out: &mut Vec<T>| {
+                    |items: &Vec<Item<'_>>, out: &mut Vec<T>| {
                         out.extend(items.iter().map(|i| f(i.entry())));
                     },
                     Vec::len,
@@ -213,90 +223,90 @@ fn too_many(items: usize) -> PyErr {
 }
 
 /// The items of a Python iterable, a slice at a time.
-struct Reader<'py> {
-    source: Source<'py>,
+struct Reader<'a, 'py> {
+    py: Python<'py>,
+    source: Source<'a, 'py>,
     /// The items read so far.
     count: usize,
     /// The item read after the last slice, which starts the next one.
-    next: Option<Bound<'py, PyAny>>,
+    next: Option<Item<'a>>,
 }
 
-/// Where a Python iterable's items come from: an exact `list` or `tuple`
-/// through PyO3's own iterators (an index into the object, no iterator
-/// object), anything else through the iterator protocol.
-enum Source<'py> {
-    List(pyo3::types::iter::BoundListIterator<'py>),
-    Tuple(pyo3::types::iter::BoundTupleIterator<'py>),
+/// Where a Python iterable's items come from: a tuple (the one given, or a
+/// list's, `PyList_AsTuple`, which copies its references), whose strings
+/// it holds for as long as the batch lasts, so that they are read with no
+/// reference of their own; anything else through the iterator protocol.
+///
+/// A list is not read in place: once the GIL is released, another thread
+/// may change it and drop the strings being walked. Its tuple costs 8
+/// bytes an item (and an increment and decrement of each string's count,
+/// in C), where a reference per string costs PyO3's iterator, a `Py` and
+/// its release: fewer instructions under the GIL, which a batch is made of.
+enum Source<'a, 'py> {
+    Tuple(pyo3::types::iter::BorrowedTupleIterator<'a, 'py>),
     Other(Bound<'py, PyIterator>),
 }
 
-impl<'py> Source<'py> {
-    fn next(&mut self) -> PyResult<Option<Bound<'py, PyAny>>> {
-        match self {
-            Source::List(l) => Ok(l.next()),
-            Source::Tuple(t) => Ok(t.next()),
-            Source::Other(i) => i.next().transpose(),
-        }
-    }
-
-    /// How many items are left, for a `list` or `tuple` (the number it
-    /// holds); 0 for anything else, whose `__len__` is only a hint and may
-    /// be anything (`range(10**11)` has no items in memory).
-    fn left(&self) -> usize {
-        match self {
-            Source::List(l) => l.len(),
-            Source::Tuple(t) => t.len(),
-            Source::Other(_) => 0,
-        }
-    }
-}
-
-impl<'py> Reader<'py> {
-    fn new(items: &Bound<'py, PyAny>) -> PyResult<Reader<'py>> {
-        let source = if let Ok(list) = items.cast_exact::<PyList>() {
-            Source::List(list.clone().into_iter())
-        } else if let Ok(tuple) = items.cast_exact::<PyTuple>() {
-            Source::Tuple(tuple.clone().into_iter())
-        } else {
-            Source::Other(items.try_iter()?)
+impl<'a, 'py> Reader<'a, 'py> {
+    /// A reader of `tuple` (a list's or the tuple given) if there is one,
+    /// else of `items`.
+    fn new(items: &Bound<'py, PyAny>, tuple: Option<&'a Bound<'py, PyTuple>>) -> PyResult<Self> {
+        let source = match tuple {
+            Some(tuple) => Source::Tuple(tuple.iter_borrowed()),
+            None => Source::Other(items.try_iter()?),
         };
         Ok(Reader {
+            py: items.py(),
             source,
             count: 0,
             next: None,
         })
     }
 
-    /// Whether the items are those of a `list` or `tuple`.
-    fn exact(&self) -> bool {
-        !matches!(self.source, Source::Other(_))
+    /// The next item read, `None` after the last.
+    fn next_item(&mut self) -> PyResult<Option<Item<'a>>> {
+        let at = self.count;
+        self.count += 1;
+        match &mut self.source {
+            Source::Tuple(t) => t.next().map(|item| tuple_item(at, item)).transpose(),
+            Source::Other(i) => i.next().map(|item| held_item(at, item?)).transpose(),
+        }
+    }
+
+    /// How many items are left, for a tuple; 0 for anything else, whose
+    /// `__len__` is only a hint and may be anything (`range(10**11)` has no
+    /// items in memory).
+    fn left(&self) -> usize {
+        match &self.source {
+            Source::Tuple(t) => t.len(),
+            Source::Other(_) => 0,
+        }
     }
 
     /// The next slice, `None` after the last. The signal handlers run
     /// before each (an iterator written in C runs none of its own, and an
     /// endless one must stay interruptible).
-    fn slice(&mut self) -> PyResult<Option<Read<Vec<Item>>>> {
-        let py_first = match self.next.take() {
+    fn slice(&mut self) -> PyResult<Option<Read<Vec<Item<'a>>>>> {
+        self.py.check_signals()?;
+        let first = match self.next.take() {
             Some(item) => item,
-            None => match self.source.next()? {
+            None => match self.next_item()? {
                 Some(item) => item,
                 None => return Ok(None),
             },
         };
-        py_first.py().check_signals()?;
-        let first = self.item(py_first)?;
         // Room for the items the slice will likely hold: as many as fit
         // SLICE_BYTES if they are as long as the first, up to the items a
-        // list or tuple has left (an iterable's are counted as they come,
-        // from 16), so that a slice of one 1 MB string holds room for one.
+        // tuple has left (an iterable's are counted as they come, from 16),
+        // so that a slice of one 1 MB string holds room for one.
         let likely = SLICE_BYTES / first.entry().map_or(0, Entry::len).max(1) + 1;
-        let room = match self.source.left() {
+        let room = match self.left() {
             0 => 16,
             left => left + 1,
         }
         .min(likely)
         .min(SLICE_ITEMS);
-        let mut items: Vec<Item> = Vec::new();
+        let mut items: Vec<Item<'a>> = Vec::new();
         // An iterable larger than memory (an endless one) gets a
         // MemoryError, which Python code can catch, not the abort of a
         // failed allocation.
@@ -315,8 +325,18 @@ impl<'py> Reader<'py> {
             }
             bytes += read.entry().map_or(0, Entry::len);
             items.push(read);
-            self.count += 1;
-            match self.source.next()? {
+            if items.len() == SLICE_ITEMS || bytes >= SLICE_BYTES {
+                // The next item says whether this slice is the last.
+                self.next = self.next_item()?;
+                let last = self.next.is_none();
+                return Ok(Some(Read {
+                    slice: items,
+                    last,
+                    bytes,
+                }));
+            }
+            match self.next_item()? {
+                Some(next) => read = next,
                 None => {
                     return Ok(Some(Read {
                         slice: items,
@@ -324,46 +344,58 @@ impl<'py> Reader<'py> {
                         bytes,
                     }))
                 }
-                Some(next) if items.len() == SLICE_ITEMS || bytes >= SLICE_BYTES => {
-                    self.next = Some(next);
-                    return Ok(Some(Read {
-                        slice: items,
-                        last: false,
-                        bytes,
-                    }));
-                }
-                Some(next) => read = self.item(next)?,
             }
         }
     }
+}
 
-    /// Item number `self.count`, read.
-    fn item(&self, item: Bound<'py, PyAny>) -> PyResult<Item> {
-        if item.is_none() {
-            return Ok(Item::None);
-        }
-        let s = match item.cast_into::<PyString>() {
-            Ok(s) => s,
-            Err(e) => {
-                let item = e.into_inner();
-                return Err(PyTypeError::new_err(format!(
-                    "item {} of the batch is a {}: expected str or None",
-                    self.count,
-                    item.get_type().name()?
-                )));
-            }
-        };
-        let py = s.py();
-        // Kept for the rare string that is not Unicode.
-        let again = s.clone();
-        match PyBackedStr::try_from(s) {
-            Ok(backed) => Ok(Item::Str(backed)),
-            Err(e) if !e.is_instance_of::<PyUnicodeEncodeError>(py) => Err(e),
-            Err(e) => match Unpaired::of(&again)? {
-                Some(u) => Ok(Item::Unpaired(Box::new(u))),
-                None => Err(e),
-            },
-        }
+/// Item `at` of a tuple, its string borrowed from the tuple.
+fn tuple_item<'a>(at: usize, item: Borrowed<'a, '_, PyAny>) -> PyResult<Item<'a>> {
+    if item.is_none() {
+        return Ok(Item::None);
+    }
+    match item.extract::<&'a str>() {
+        Ok(s) => Ok(Item::Str(s)),
+        Err(e) => match item.cast::<PyString>() {
+            Ok(s) => unpaired(&s, e),
+            Err(_) => Err(not_str(at, &item)),
+        },
+    }
+}
+
+/// Item `at` of an iterable, its string held by a reference of its own.
+fn held_item<'a>(at: usize, item: Bound<'_, PyAny>) -> PyResult<Item<'a>> {
+    if item.is_none() {
+        return Ok(Item::None);
+    }
+    let Ok(s) = item.cast::<PyString>() else {
+        return Err(not_str(at, &item));
+    };
+    match PyBackedStr::try_from(s.clone()) {
+        Ok(backed) => Ok(Item::Held(backed)),
+        Err(e) => unpaired(s, e),
+    }
+}
+
+/// A `str` whose UTF-8 `PyUnicode_AsUTF8AndSize` refused with `e`: a
+/// string with lone surrogates, or `e`.
+fn unpaired<'a>(s: &Bound<'_, PyString>, e: PyErr) -> PyResult<Item<'a>> {
+    if !e.is_instance_of::<PyUnicodeEncodeError>(s.py()) {
+        return Err(e);
+    }
+    match Unpaired::of(s)? {
+        Some(u) => Ok(Item::Unpaired(Box::new(u))),
+        None => Err(e),
+    }
+}
+
+/// The TypeError of item `at`, which is neither `str` nor `None`.
+fn not_str(at: usize, item: &Bound<'_, PyAny>) -> PyErr {
+    match item.get_type().name() {
+        Ok(name) => PyTypeError::new_err(format!(
+            "item {at} of the batch is a {name}: expected str or None"
+        )),
+        Err(e) => e,
     }
 }
 

@@ -7,7 +7,8 @@
 //! trusted. A list's strings are read in place, each held by a reference
 //! taken while the GIL is held (the list may change once it is released).
 //!
-//! A batch is cut into slices of at most [`SLICE_ITEMS`] items or about
+//! A batch is cut into slices of at most [`SLICE_ITEMS`] items (fewer in a
+//! batch of known length: [`slice_items`]) or about
 //! [`SLICE_BYTES`] bytes, worked on as a pipeline: the calling thread reads
 //! them in turn, with the GIL held (a Python iterable's strings can only be
 //! read so), and hands each to a queue that one helper thread per other
@@ -42,6 +43,12 @@ use crate::{check_options, Start, Violation};
 
 /// A slice of work ends after this many items...
 const SLICE_ITEMS: usize = 4096;
+/// ... or fewer when the batch's length is known (a list, a tuple, an
+/// Arrow array) and above that: a 16th of it, from this many, so that a
+/// batch of tens of thousands of items has slices enough to end with every
+/// core busy (the last slice read is walked by one thread while the others
+/// have none to take).
+const SLICE_ITEMS_MIN: usize = 256;
 /// ... or once its items hold this many bytes: on the slowest path
 /// (`check_many`) a slice then takes milliseconds, the most a Ctrl-C waits
 /// (one item is never cut: a single 100 MB item is one slice).
@@ -214,6 +221,16 @@ struct Read<S> {
     bytes: usize,
 }
 
+/// The items a slice of a batch of `n` items ends after: a batch of one
+/// slice is worked on at once, with no thread.
+fn slice_items(n: usize) -> usize {
+    if n <= SLICE_ITEMS {
+        SLICE_ITEMS
+    } else {
+        (n / 16).clamp(SLICE_ITEMS_MIN, SLICE_ITEMS)
+    }
+}
+
 /// The MemoryError of a batch too large for the memory (its items, or
 /// its results), `items` read so far.
 fn too_many(items: usize) -> PyErr {
@@ -230,6 +247,8 @@ struct Reader<'a, 'py> {
     count: usize,
     /// The item read after the last slice, which starts the next one.
     next: Option<Item<'a>>,
+    /// The items a slice ends after.
+    cap: usize,
 }
 
 /// Where a Python iterable's items come from: a tuple (the one given, or a
@@ -251,15 +270,19 @@ impl<'a, 'py> Reader<'a, 'py> {
     /// A reader of `tuple` (a list's or the tuple given) if there is one,
     /// else of `items`.
     fn new(items: &Bound<'py, PyAny>, tuple: Option<&'a Bound<'py, PyTuple>>) -> PyResult<Self> {
-        let source = match tuple {
-            Some(tuple) => Source::Tuple(tuple.iter_borrowed()),
-            None => Source::Other(items.try_iter()?),
+        let (source, cap) = match tuple {
+            Some(tuple) => (
+                Source::Tuple(tuple.iter_borrowed()),
+                slice_items(tuple.len()),
+            ),
+            None => (Source::Other(items.try_iter()?), SLICE_ITEMS),
         };
         Ok(Reader {
             py: items.py(),
             source,
             count: 0,
             next: None,
+            cap,
         })
     }
 
@@ -305,7 +328,7 @@ impl<'a, 'py> Reader<'a, 'py> {
             left => left + 1,
         }
         .min(likely)
-        .min(SLICE_ITEMS);
+        .min(self.cap);
         let mut items: Vec<Item<'a>> = Vec::new();
         // An iterable larger than memory (an endless one) gets a
         // MemoryError, which Python code can catch, not the abort of a
@@ -318,14 +341,14 @@ impl<'a, 'py> Reader<'a, 'py> {
         loop {
             if items.len() == items.capacity()
                 && items
-                    .try_reserve(items.len().min(SLICE_ITEMS - items.len()).max(1))
+                    .try_reserve(items.len().min(self.cap - items.len()).max(1))
                     .is_err()
             {
                 return Err(too_many(self.count));
             }
             bytes += read.entry().map_or(0, Entry::len);
             items.push(read);
-            if items.len() == SLICE_ITEMS || bytes >= SLICE_BYTES {
+            if items.len() == self.cap || bytes >= SLICE_BYTES {
                 // The next item says whether this slice is the last.
                 self.next = self.next_item()?;
                 let last = self.next.is_none();
@@ -414,7 +437,8 @@ impl Cut<'_, '_> {
         }
         let mut bytes = 0;
         let mut end = start;
-        while end < n && end - start < SLICE_ITEMS && bytes < SLICE_BYTES {
+        let cap = slice_items(n);
+        while end < n && end - start < cap && bytes < SLICE_BYTES {
             bytes += self.view.get(end).map_or(0, Entry::len);
             end += 1;
         }

@@ -341,7 +341,8 @@ def test_item22_list_batch_reads_ascii_strings_in_place():
 # slice k+1 is read), so its results must come back whole and in order
 # whatever the slices.
 
-#: A slice ends after this many items (python/src/batch.rs, SLICE_ITEMS)...
+#: A slice ends after this many items (python/src/batch.rs, SLICE_ITEMS;
+#: a batch of more has slices of a 16th of it, from 256 items up to this)...
 SLICE_ITEMS = 4096
 #: ... or once its strings hold this many bytes (SLICE_BYTES).
 SLICE_BYTES = 256 * 1024

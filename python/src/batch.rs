@@ -336,18 +336,27 @@ impl<'a, 'py> Reader<'a, 'py> {
         if items.try_reserve_exact(room).is_err() {
             return Err(too_many(self.count));
         }
-        let mut bytes = 0;
-        let mut read = first;
-        loop {
-            if items.len() == items.capacity()
-                && items
-                    .try_reserve(items.len().min(self.cap - items.len()).max(1))
-                    .is_err()
-            {
-                return Err(too_many(self.count));
+        let mut bytes = first.entry().map_or(0, Entry::len);
+        items.push(first);
+        if let Source::Tuple(tuple) = &mut self.source {
+            // A tuple's length is known: no item is read ahead.
+            while items.len() < self.cap && bytes < SLICE_BYTES {
+                let Some(item) = tuple.next() else { break };
+                let item = tuple_item(self.count, item)?;
+                self.count += 1;
+                if items.len() == items.capacity() && grow(&mut items, self.cap).is_err() {
+                    return Err(too_many(self.count));
+                }
+                bytes += item.entry().map_or(0, Entry::len);
+                items.push(item);
             }
-            bytes += read.entry().map_or(0, Entry::len);
-            items.push(read);
+            return Ok(Some(Read {
+                slice: items,
+                last: tuple.len() == 0,
+                bytes,
+            }));
+        }
+        loop {
             if items.len() == self.cap || bytes >= SLICE_BYTES {
                 // The next item says whether this slice is the last.
                 self.next = self.next_item()?;
@@ -358,18 +367,26 @@ impl<'a, 'py> Reader<'a, 'py> {
                     bytes,
                 }));
             }
-            match self.next_item()? {
-                Some(next) => read = next,
-                None => {
-                    return Ok(Some(Read {
-                        slice: items,
-                        last: true,
-                        bytes,
-                    }))
-                }
+            let Some(item) = self.next_item()? else {
+                return Ok(Some(Read {
+                    slice: items,
+                    last: true,
+                    bytes,
+                }));
+            };
+            if items.len() == items.capacity() && grow(&mut items, self.cap).is_err() {
+                return Err(too_many(self.count));
             }
+            bytes += item.entry().map_or(0, Entry::len);
+            items.push(item);
         }
     }
+}
+
+/// Room for more of a slice's items (as many again, up to `cap`), or the
+/// error of an allocation that failed.
+fn grow(items: &mut Vec<Item<'_>>, cap: usize) -> Result<(), std::collections::TryReserveError> {
+    items.try_reserve(items.len().min(cap - items.len()).max(1))
 }
 
 /// Item `at` of a tuple, its string borrowed from the tuple.

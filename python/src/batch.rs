@@ -4,8 +4,9 @@
 //! An Arrow array comes in through the Arrow C data interface (its
 //! `__arrow_c_array__` PyCapsules) without copying its buffers; arrow-pyarrow
 //! validates it (offsets, UTF-8) before it is read, so no foreign buffer is
-//! trusted. A list's strings are read in place, each held by a reference
-//! taken while the GIL is held (the list may change once it is released).
+//! trusted. A list's strings are read in place, held by a tuple of the
+//! list's references taken while the GIL is held (the list may change once
+//! it is released; a tuple cannot); another iterable's by a reference each.
 //!
 //! A batch is cut into slices of at most [`SLICE_ITEMS`] items (fewer in a
 //! batch of known length: [`slice_items`]) or about
@@ -167,8 +168,11 @@ impl<'py> Batch<'py> {
     ) -> PyResult<Vec<T>> {
         match self {
             Batch::Iterable(items) => {
-                let tuple = if let Ok(list) = items.cast_exact::<PyList>() {
-                    Some(list.to_tuple())
+                let tuple = if items.is_exact_instance_of::<PyList>() {
+                    // tuple(list), which is PyList_AsTuple: a MemoryError
+                    // when the copy does not fit (PyO3's to_tuple panics).
+                    let tuple = py.get_type::<PyTuple>().call1((items,))?;
+                    Some(tuple.cast_into::<PyTuple>()?)
                 } else {
                     items.cast_exact::<PyTuple>().ok().cloned()
                 };

@@ -439,6 +439,38 @@ def test_item22_a_generator_is_read_once_in_order():
     assert seen == list(range(2 * SLICE_ITEMS + 1))
 
 
+def test_item22_a_list_changed_by_another_thread_meanwhile():
+    # The batch reads the list as it was when called (a tuple of its
+    # references), however another thread changes it while the GIL is
+    # released: no string it walks is freed, no result is out of place.
+    import threading
+
+    original = item22_items(4 * SLICE_ITEMS + 3)
+    expected = singles(original)
+    stop = threading.Event()
+    items = list(original)
+
+    def meddle():
+        while not stop.is_set():
+            items[:] = [f"http://h/{i} x" for i in range(100)]
+            items[:] = list(original)
+
+    t = threading.Thread(target=meddle)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    t.start()
+    try:
+        for _ in range(20):
+            snapshot = list(items)
+            assert iribis.is_valid_many(snapshot) == singles(snapshot)
+            valid = iribis.is_valid_many(items)
+            assert valid == expected or len(valid) == 100, len(valid)
+    finally:
+        stop.set()
+        t.join()
+        sys.setswitchinterval(interval)
+
+
 def test_item22_ctrl_c_stops_a_pipelined_batch_and_the_next_one_works():
     # Slices of one 300 KB item each, read far faster than they are worked
     # on: the interrupt comes while the threads walk, and the threads end.

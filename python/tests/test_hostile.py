@@ -337,6 +337,159 @@ def test_item22_list_batch_reads_ascii_strings_in_place():
     assert peak < 20_000 * 8 + 64 * 1024, peak
 
 
+# -- Issue 26, item 22: a list batch is pipelined (slice k walked while
+# slice k+1 is read), so its results must come back whole and in order
+# whatever the slices.
+
+#: A slice ends after this many items (python/src/batch.rs, SLICE_ITEMS;
+#: a batch of more has slices of a 16th of it, from 256 items up to this)...
+SLICE_ITEMS = 4096
+#: ... or once its strings hold this many bytes (SLICE_BYTES).
+SLICE_BYTES = 256 * 1024
+
+
+def item22_items(n: int) -> list:
+    """`n` items, each different at its position: valid and invalid
+    references, non-ASCII ones, None and lone surrogates, so that a result
+    out of place or missing shows."""
+    kinds = [
+        lambda i: f"http://example.org/{i}",
+        lambda i: f"http://例え.jp/{i}",
+        lambda i: None,
+        lambda i: f"http://h/{i} x",
+        lambda i: f"http://h/{i}\ud800",
+        lambda i: f"%zz{i}",
+        lambda i: f"../é/{i}?q#f",
+    ]
+    # Runs of each kind, of lengths that do not divide a slice.
+    return [kinds[(i // 7 + i) % len(kinds)](i) for i in range(n)]
+
+
+def singles(items: list) -> list:
+    return [None if s is None else iribis.is_valid(s) for s in items]
+
+
+class ListSubclass(list):
+    """Not an exact list: read through the iterator protocol."""
+
+
+@pytest.mark.parametrize(
+    "n", [1, 2, SLICE_ITEMS - 1, SLICE_ITEMS, SLICE_ITEMS + 1, 3 * SLICE_ITEMS + 17, 50_000]
+)
+def test_item22_pipelined_batch_keeps_order(n):
+    items = item22_items(n)
+    expected = singles(items)
+    assert iribis.is_valid_many(items) == expected
+    assert iribis.is_valid_many(tuple(items)) == expected
+    assert iribis.is_valid_many(s for s in items) == expected
+    assert iribis.is_valid_many(ListSubclass(items)) == expected
+    assert iribis.is_valid_many(items, profile="leiri") == [
+        None if s is None else iribis.is_valid(s, profile="leiri") for s in items
+    ]
+
+
+def test_item22_pipelined_check_many_matches_single_calls():
+    items = item22_items(2 * SLICE_ITEMS + 3)
+    expected = [None if s is None else iribis.check(s) for s in items]
+    assert iribis.check_many(items) == expected
+    assert iribis.check_many(iter(items)) == expected
+
+
+def test_item22_slices_cut_by_bytes_keep_order():
+    # Items around a slice's byte budget among short ones: slices of one,
+    # two or many items.
+    items = []
+    for i in range(40):
+        items += [f"http://h/{i}", "http://h/" + "a" * (SLICE_BYTES // 3 + i), None, f"a b{i}"]
+        items += ["http://h/" + "é" * (SLICE_BYTES // 2) + ("" if i % 2 else " ")]
+    expected = singles(items)
+    assert iribis.is_valid_many(items) == expected
+    assert iribis.is_valid_many(s for s in items) == expected
+    # One item larger than a slice's budget, alone: worked on with the GIL
+    # released, on the calling thread.
+    assert iribis.is_valid_many(["http://h/" + "a" * (2 * SLICE_BYTES)]) == [True]
+    assert iribis.check_many(("http://h/" + "a" * (2 * SLICE_BYTES) + " ",))[0][0].code == "SYNTAX_ERROR"
+
+
+def test_item22_errors_while_reading_stop_the_pipeline():
+    # An error after slices have been handed to the other threads is raised
+    # (the threads stopped, nothing kept), and the next batch is whole.
+    items = item22_items(3 * SLICE_ITEMS)
+
+    def failing():
+        yield from items
+        raise LookupError("the source failed")
+
+    with pytest.raises(LookupError, match="the source failed"):
+        iribis.is_valid_many(failing())
+    with pytest.raises(TypeError, match=f"item {2 * SLICE_ITEMS + 5} of the batch is a int"):
+        iribis.check_many(items[: 2 * SLICE_ITEMS + 5] + [7] + items)
+    assert iribis.is_valid_many(items) == singles(items)
+
+
+def test_item22_a_generator_is_read_once_in_order():
+    seen = []
+
+    def source():
+        for i, s in enumerate(item22_items(2 * SLICE_ITEMS + 1)):
+            seen.append(i)
+            yield s
+
+    assert iribis.is_valid_many(source()) == singles(item22_items(2 * SLICE_ITEMS + 1))
+    assert seen == list(range(2 * SLICE_ITEMS + 1))
+
+
+def test_item22_a_list_changed_by_another_thread_meanwhile():
+    # The batch reads the list as it was when called (a tuple of its
+    # references), however another thread changes it while the GIL is
+    # released: no string it walks is freed, no result is out of place.
+    import threading
+
+    original = item22_items(4 * SLICE_ITEMS + 3)
+    expected = singles(original)
+    stop = threading.Event()
+    items = list(original)
+
+    def meddle():
+        while not stop.is_set():
+            items[:] = [f"http://h/{i} x" for i in range(100)]
+            items[:] = list(original)
+
+    t = threading.Thread(target=meddle)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    t.start()
+    try:
+        for _ in range(20):
+            snapshot = list(items)
+            assert iribis.is_valid_many(snapshot) == singles(snapshot)
+            valid = iribis.is_valid_many(items)
+            assert valid == expected or len(valid) == 100, len(valid)
+    finally:
+        stop.set()
+        t.join()
+        sys.setswitchinterval(interval)
+
+
+def test_item22_ctrl_c_stops_a_pipelined_batch_and_the_next_one_works():
+    # Slices of one 300 KB item each, read far faster than they are worked
+    # on: the interrupt comes while the threads walk, and the threads end.
+    out = interrupted(
+        """
+        import iribis
+        items = ["http://h/" + "a" * 300_000 + " "] * 2_000_000
+        print("go", flush=True)
+        try:
+            iribis.check_many(items)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted")
+        print(iribis.is_valid_many(["http://h/", None, "a b"] * 5000) == [True, None, False] * 5000)
+        """
+    )
+    assert out == "interrupted\nTrue\n", out
+
+
 # -- Issue 26, minor: single calls hold the GIL on 100 MB inputs
 
 

@@ -833,7 +833,7 @@ mod tests {
     }
 
     /// [`same_walks`] on each input, at every cut or (`near`) at those
-    /// within four bytes of where [`cut`] cuts it.
+    /// within four bytes of where [`Validator::cut`] cuts it.
     fn check_walks(inputs: &[Vec<u8>], near: bool) {
         for (profile, rule, v) in validators() {
             for input in inputs {

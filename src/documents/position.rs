@@ -21,14 +21,20 @@ const STRIDE: u64 = 64 * 1024;
 const NEAR: u64 = 4 * 1024;
 
 /// Counts lines and characters over a stream's UTF-8 bytes.
-#[derive(Default)]
 pub(crate) struct Tracker {
     /// The bytes from `marks[0]`'s offset up to the read head.
     bytes: VecDeque<u8>,
     /// Positions worked out (offset, 0-based line and column), in order,
     /// at most [`STRIDE`] bytes apart; the first is where `bytes` starts,
-    /// the last the furthest position asked for.
+    /// the last the furthest position asked for. Never empty.
     marks: VecDeque<(u64, usize, usize)>,
+}
+
+impl Default for Tracker {
+    /// A stream read from its first byte.
+    fn default() -> Self {
+        Tracker::starting_at(0)
+    }
 }
 
 impl Tracker {
@@ -44,9 +50,6 @@ impl Tracker {
 
     /// Appends bytes read from the stream.
     pub(crate) fn push(&mut self, bytes: &[u8]) {
-        if self.marks.is_empty() {
-            self.marks.push_back((0, 0, 0));
-        }
         self.bytes.extend(bytes);
     }
 
@@ -57,9 +60,6 @@ impl Tracker {
     /// to [`BEHIND`] bytes back, and older ones give the oldest position
     /// kept.
     pub(crate) fn locate(&mut self, offset: u64) -> (usize, usize) {
-        if self.marks.is_empty() {
-            self.marks.push_back((0, 0, 0));
-        }
         let start = self.marks[0].0;
         let head = start + self.bytes.len() as u64;
         let offset = offset.min(head);

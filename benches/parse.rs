@@ -54,6 +54,11 @@ fn iribis_fast(line: &str) -> usize {
     }
 }
 
+/// Validation alone (what `iri check` and Python's `is_valid` ask first).
+fn iribis_valid(line: &str) -> usize {
+    usize::from(GrammarRule::IRI_REFERENCE.matches(line, Profile::Rfc3987bis))
+}
+
 fn iribis_pest(line: &str) -> usize {
     match iribis::Components::parse(line, GrammarRule::IRI_REFERENCE, Profile::Rfc3987bis) {
         Ok(r) => {
@@ -144,6 +149,7 @@ fn libraries(with_url: bool) -> Vec<Lib> {
     let mut libs: Vec<Lib> = vec![
         ("iribis", iribis_fast),
         ("iribis-pest", iribis_pest),
+        ("iribis-valid", iribis_valid),
         ("oxiri", oxiri),
         ("iri-string", iri_string),
         ("fluent-uri", fluent_uri),

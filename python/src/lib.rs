@@ -309,10 +309,28 @@ fn parse(py: Python<'_>, s: &Bound<'_, PyString>, rule: &str, profile: &str) -> 
 /// True
 /// >>> iribis.is_valid("http://h/\ud800")   # a lone surrogate: not Unicode
 /// False
+// The defaults are `None` to PyO3 and named by the text signature and the
+// stub: a call that gives neither keyword, the common one, compares no
+// strings, 56 instructions a call fewer (callgrind, docs/python.md).
+// `None` given by the caller is the default too.
 #[pyfunction]
-#[pyo3(signature = (s, *, rule = "IRI-reference", profile = "rfc3987bis"))]
-fn is_valid(py: Python<'_>, s: &Bound<'_, PyString>, rule: &str, profile: &str) -> PyResult<bool> {
-    let start = Start::new(rule, profile)?;
+#[pyo3(
+    signature = (s, *, rule = None, profile = None),
+    text_signature = "(s, *, rule='IRI-reference', profile='rfc3987bis')"
+)]
+fn is_valid(
+    py: Python<'_>,
+    s: &Bound<'_, PyString>,
+    rule: Option<&str>,
+    profile: Option<&str>,
+) -> PyResult<bool> {
+    let start = match (rule, profile) {
+        (None, None) => Start::Reference(Profile::Rfc3987bis),
+        _ => Start::new(
+            rule.unwrap_or("IRI-reference"),
+            profile.unwrap_or("rfc3987bis"),
+        )?,
+    };
     Ok(match text::utf8(s)? {
         Some(s) => detached(py, s.len(), || start.accepts(s)),
         None => false,

@@ -89,6 +89,24 @@ def test_unknown_names_are_value_errors():
         iribis.check("a", severities=3)
 
 
+def test_is_valid_keywords():
+    # A keyword left out, or given as None, takes its default, which the
+    # signature names.
+    assert iribis.is_valid("//h/p")
+    assert iribis.is_valid("http://例え.jp/", rule=None, profile=None)
+    assert not iribis.is_valid("//h/p", rule="IRI")
+    assert not iribis.is_valid("//h/p", rule="IRI", profile=None)
+    assert not iribis.is_valid("http://例え.jp/", profile="rfc3986")
+    assert not iribis.is_valid("http://例え.jp/", rule=None, profile="rfc3986")
+    assert iribis.is_valid("http://h/" + "a" * 100 + "?" + "b" * 100)
+    assert not iribis.is_valid("http://h/" + "a" * 100 + "?" + "b" * 99 + " ")
+    assert iribis.is_valid.__text_signature__ == "(s, *, rule='IRI-reference', profile='rfc3987bis')"
+    with pytest.raises(ValueError, match="unknown rule"):
+        iribis.is_valid("a", rule="no-such-rule")
+    with pytest.raises(ValueError, match="unknown profile"):
+        iribis.is_valid("a", profile="rfc1738")
+
+
 def test_parse_error():
     with pytest.raises(iribis.ParseError) as info:
         iribis.parse("http://例え.jp/a b?q#f")

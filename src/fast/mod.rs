@@ -300,7 +300,13 @@ impl Validator {
             }
         }
         let (pairs, last) = input.as_chunks::<2>();
-        let mut e = START;
+        self.accept[self.walk_pairs(START, pairs, last)]
+    }
+
+    /// The state after `pairs` from the entry `e`, then after the byte of
+    /// `last`, if it has one (the odd byte at the end of a piece).
+    #[inline(always)]
+    fn walk_pairs(&self, mut e: usize, pairs: &[[u8; 2]], last: &[u8]) -> usize {
         for &p in pairs {
             e = self.step(e, p);
         }
@@ -308,7 +314,7 @@ impl Validator {
         if let [c] = *last {
             s = self.next_state(s, c);
         }
-        self.accept[s % STATES]
+        s % STATES
     }
 
     /// [`Validator::accepts`] with the input cut in two before byte `at`,
@@ -326,27 +332,13 @@ impl Validator {
             ea = self.step(ea, p);
             eb = self.step(eb, q);
         }
-        for &p in pa.get(joint..).unwrap_or_default() {
-            ea = self.step(ea, p);
-        }
-        let mut a = ea % STATES;
-        if let [c] = *ra {
-            a = self.next_state(a, c);
-        }
-        let rest = if a == guess {
-            pb.get(joint..).unwrap_or_default()
+        let a = self.walk_pairs(ea, pa.get(joint..).unwrap_or_default(), ra);
+        let (from, rest) = if a == guess {
+            (eb, pb.get(joint..).unwrap_or_default())
         } else {
-            eb = a;
-            pb
+            (a, pb)
         };
-        for &q in rest {
-            eb = self.step(eb, q);
-        }
-        let mut s = eb % STATES;
-        if let [c] = *rb {
-            s = self.next_state(s, c);
-        }
-        self.accept[s % STATES]
+        self.accept[self.walk_pairs(from, rest, rb)]
     }
 
     /// As [`Validator::accepts`], counting the bytes spent in each group

@@ -905,6 +905,49 @@ mod tests {
         }
     }
 
+    /// `accepts` on inputs past the packed walk's reach, which it cuts too:
+    /// lines repeated to 600 bytes or more (valid, or not when a line has
+    /// a "#"), with and without a space inserted before, at and after the
+    /// middle, against the wide walk.
+    #[test]
+    fn long_inputs_are_accepted_as_walked() {
+        let lines = [corpus("kasztp-urls.txt"), corpus("mixed-iris-20k.txt")].concat();
+        let (mut valid, mut invalid) = (0, 0);
+        for (profile, rule, v) in validators() {
+            for line in lines.iter().filter(|l| !l.is_empty()).step_by(101) {
+                let mut long = line.clone();
+                while long.len() < 600 {
+                    long.extend_from_slice(line);
+                }
+                let half = long.len() / 2;
+                let mut inputs = vec![long.clone()];
+                for at in [half - 1, half, half + 1] {
+                    let mut spaced = long.clone();
+                    spaced.insert(at, b' ');
+                    inputs.push(spaced);
+                }
+                for input in inputs {
+                    let wide = v.walk_wide(&input).is_some();
+                    assert_eq!(
+                        v.accepts(&input),
+                        wide,
+                        "{profile:?} {rule:?}: {:?}",
+                        input.escape_ascii().to_string()
+                    );
+                    (valid, invalid) = if wide {
+                        (valid + 1, invalid)
+                    } else {
+                        (valid, invalid + 1)
+                    };
+                }
+            }
+        }
+        assert!(
+            valid > 1_000 && invalid > 1_000,
+            "{valid} valid, {invalid} invalid"
+        );
+    }
+
     /// Lines of both corpora, every validator, every cut: valid and invalid
     /// input, ASCII and not, cut in a scheme, a host, a path, a query, an
     /// IP literal, a percent-encoding and inside a character. (Every 11th

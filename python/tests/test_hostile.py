@@ -51,8 +51,13 @@ def interrupted(code: str, after: float = 1.0) -> str:
     """The output of `code` (which prints "go" when it is about to block in
     iribis) after a SIGINT sent `after` seconds after "go"; the child must
     end within a minute, far less than its work would take."""
+    # Python leaves SIGINT ignored when it starts with it ignored, as a
+    # job started with "&" by a shell without job control does (a CI run in
+    # the background): the child takes the default handler back, so that
+    # the interrupt is the one this test sends.
+    default = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n"
     child = subprocess.Popen(
-        child_args(code, BUDGET),
+        child_args(default + textwrap.dedent(code), BUDGET),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

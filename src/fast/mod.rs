@@ -248,8 +248,7 @@ impl Validator {
                 .find(|&s| s != DEAD)
                 .unwrap_or(DEAD)
         };
-        let host = after(["a://a", "//a"]);
-        (v.path, v.query, v.host) = (after(["a://a/", "//a/"]), after(["a:?", "?"]), host);
+        [v.path, v.query, v.host] = [["a://a/", "//a/"], ["a:?", "?"], ["a://a", "//a"]].map(after);
         Some(v)
     }
 
@@ -449,28 +448,29 @@ impl Validator {
         self.accept[s].then_some(ca + cb + count)
     }
 
-    /// Where [`Validator::walk_cut`] cuts `input`, and the state it
-    /// guesses the walk is in there; `None` for an input under 24 bytes,
-    /// whose walk is too short for two chains to pay for this.
+    /// Where [`Validator::walk_cut`] (and [`Validator::accepts_cut`]) cut
+    /// `input`, and the state they guess the walk is in there; `None` for
+    /// an input under 24 bytes, whose walk is too short for two chains to
+    /// pay for this.
     ///
     /// The cut is at the middle, so that both chains are equally long
     /// (moved forward out of a character's UTF-8; none inside a
-    /// percent-encoding). The guess rests on `gen/` merging the states
-    /// that no input tells apart: inside a path, after any character of
-    /// it, the walk is in one state (the rest of a path, a query and a
-    /// fragment may follow), `path`; inside a query, `query`; inside a
-    /// registered name after a letter, `host`. So the guess is `query` when a "?" comes before the
-    /// cut, else `host` when the input starts with an authority ("//" in its
-    /// first eight bytes) and no "/" comes between byte 8 and the cut, else
-    /// `path`. It is wrong for a cut in a port, an IP literal or a userinfo,
-    /// or after a "#": 5 of the 47,880 URLs of the URL corpus that are cut,
-    /// 616 of the 16,756 references of the mixed corpus (the test
-    /// `the_cut_guesses_right_on_the_corpora`). The middle of a URL is in
-    /// its authority three times out of four (36,339 of them), in its path
-    /// most of the other times; the cut this replaced, after the first
-    /// "/", "?" or "&" from 7/16 of the length on, left a URL's second
-    /// chain 5.1 steps longer than its first on average, and took 6 to 8 %
-    /// more time (docs/performance.md).
+    /// percent-encoding). The guess rests on `gen/` merging the states that
+    /// no input tells apart: inside a path, after any character of it, the
+    /// walk is in one state (the rest of a path, a query and a fragment may
+    /// follow), `path`; inside a query, `query`; inside a registered name
+    /// after a letter, `host`. So the guess is `query` when a "?" comes
+    /// before the cut, else `host` when the input starts with an authority
+    /// ("//" in its first eight bytes) and no "/" comes between byte 8 and
+    /// the cut, else `path`. It is wrong for a cut in a port, an IP literal
+    /// or a userinfo, or after a "#": 5 of the 47,880 URLs of the URL
+    /// corpus that are cut, 616 of the 16,756 references of the mixed
+    /// corpus (the test `the_cut_guesses_right_on_the_corpora`). The middle
+    /// of a URL is in its authority three times out of four (36,339 of
+    /// them), in its path most of the other times; the cut this replaced,
+    /// after the first "/", "?" or "&" from 7/16 of the length on, left a
+    /// URL's second chain 5.1 steps longer than its first on average, and
+    /// took 6 to 8 % more time (docs/performance.md).
     #[inline]
     fn cut(&self, input: &[u8]) -> Option<(usize, usize)> {
         let n = input.len();
@@ -934,11 +934,11 @@ mod tests {
                         "{profile:?} {rule:?}: {:?}",
                         input.escape_ascii().to_string()
                     );
-                    (valid, invalid) = if wide {
-                        (valid + 1, invalid)
+                    if wide {
+                        valid += 1;
                     } else {
-                        (valid, invalid + 1)
-                    };
+                        invalid += 1;
+                    }
                 }
             }
         }

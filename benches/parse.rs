@@ -16,6 +16,16 @@
 //! `valgrind --tool=callgrind` that counts instructions, which are
 //! repeatable on a noisy machine where times are not;
 //! `python3 benches/instructions.py` runs it for every library and corpus.
+//!
+//! With `PARSE_PAIRED=FILE:ROUNDS[:LIBRARY,LIBRARY,...]` it times the
+//! libraries (iribis and oxiri unless named) in alternating rounds instead,
+//! one pass over the corpus each per round, the order turned around every
+//! round, and prints each library's time and the median and quartiles of
+//! the ratio of the first library's time to each other's *in the same
+//! round*. On a machine whose speed drifts by tens of percent within
+//! seconds (criterion times one library for seconds, then the next), those
+//! paired ratios move far less than the ratios of criterion's times
+//! (docs/performance.md). Pin it to one core: `taskset -c 1`.
 
 use std::hint::black_box;
 
@@ -234,6 +244,75 @@ fn parse_once(spec: &str) {
     );
 }
 
+/// `PARSE_PAIRED=FILE:ROUNDS[:LIBRARY,LIBRARY,...]`: see the module's
+/// documentation. Three rounds before the `ROUNDS` warm the caches and are
+/// not counted.
+fn parse_paired(spec: &str) {
+    let mut parts = spec.split(':');
+    let (Some(file), Some(rounds), names, None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+    else {
+        panic!("PARSE_PAIRED must be FILE:ROUNDS[:LIBRARY,LIBRARY,...], not {spec:?}");
+    };
+    let rounds: usize = rounds.parse().expect("ROUNDS is a number");
+    assert!(rounds > 0, "ROUNDS must be at least 1");
+    let all = libraries(true);
+    let libs: Vec<Lib> = names
+        .unwrap_or("iribis,oxiri")
+        .split(',')
+        .map(|name| {
+            *all.iter()
+                .find(|&&(n, _)| n == name)
+                .unwrap_or_else(|| panic!("no library {name:?}"))
+        })
+        .collect();
+    let lines = corpus(file);
+    // Per library, the ns per line of each counted round.
+    let mut times = vec![Vec::with_capacity(rounds); libs.len()];
+    let mut sum = 0;
+    for round in 0..rounds + 3 {
+        let mut order: Vec<usize> = (0..libs.len()).collect();
+        if round % 2 == 1 {
+            order.reverse();
+        }
+        for i in order {
+            let start = std::time::Instant::now();
+            sum += lines.iter().map(|l| libs[i].1(black_box(l))).sum::<usize>();
+            let ns = start.elapsed().as_secs_f64() * 1e9 / lines.len() as f64;
+            if round >= 3 {
+                times[i].push(ns);
+            }
+        }
+    }
+    black_box(sum);
+    // The value at fraction `q` of the sorted values.
+    let at = |v: &[f64], q: f64| {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        v[((v.len() - 1) as f64 * q).round() as usize]
+    };
+    println!("{file}: {} lines, {rounds} rounds", lines.len());
+    for (i, (name, _)) in libs.iter().enumerate() {
+        let t = &times[i];
+        print!(
+            "{name:>12}: best {:7.1} ns, median {:7.1} ns",
+            at(t, 0.0),
+            at(t, 0.5)
+        );
+        if i > 0 {
+            let ratios: Vec<f64> = times[0].iter().zip(t).map(|(a, b)| a / b).collect();
+            print!(
+                "; {} ÷ {name}: median {:.3} (quartiles {:.3}–{:.3})",
+                libs[0].0,
+                at(&ratios, 0.5),
+                at(&ratios, 0.25),
+                at(&ratios, 0.75)
+            );
+        }
+        println!();
+    }
+}
+
 // criterion_group! defines a public function without documentation.
 #[allow(missing_docs)]
 mod group {
@@ -244,6 +323,10 @@ mod group {
 fn main() {
     if let Ok(spec) = std::env::var("PARSE_ONCE") {
         parse_once(&spec);
+        return;
+    }
+    if let Ok(spec) = std::env::var("PARSE_PAIRED") {
+        parse_paired(&spec);
         return;
     }
     group::benches();

@@ -14,7 +14,7 @@ impl ParseError {
     pub fn message(&self) -> String {
         let comp = self.details().component.name();
         let a = article(comp);
-        let what = match self.profile {
+        let what = match self.inner.profile {
             Profile::Rfc3986 => "a URI",
             Profile::Leiri => "a LEIRI",
             _ => "an IRI",
@@ -36,7 +36,7 @@ impl ParseError {
             }
             ErrorKind::MissingScheme => format!(
                 "{} needs a scheme followed by ':' (such as \"http:\")",
-                match self.rule.0 {
+                match self.inner.rule.0 {
                     Sym::absolute_IRI => "an absolute IRI",
                     Sym::URI | Sym::absolute_URI => "a URI",
                     _ => "an IRI",
@@ -88,7 +88,7 @@ impl ParseError {
                 // Such a character is allowed in every component; what is
                 // wrong is where it stands, so percent-encoding is no advice.
                 let wanted = self.expected_words();
-                format!("{} cannot stand here in {}: expected {}", describe(ch), self.rule, if wanted.is_empty() { "something else".into() } else { wanted })
+                format!("{} cannot stand here in {}: expected {}", describe(ch), self.inner.rule, if wanted.is_empty() { "something else".into() } else { wanted })
             }
             ErrorKind::DisallowedCharacter { ch } => {
                 let hint = match ch {
@@ -101,13 +101,14 @@ impl ParseError {
             }
             ErrorKind::NoSuchRule => format!(
                 "the {} profile has no rule {}",
-                self.profile, self.rule
+                self.inner.profile, self.inner.rule
             ),
         }
     }
 
     fn in_ip_literal(&self) -> bool {
-        super::diagnose::locate(&self.input[..self.details().byte], self.rule.0).in_ip_literal
+        super::diagnose::locate(&self.inner.input[..self.details().byte], self.inner.rule.0)
+            .in_ip_literal
     }
 
     /// [`expected_all`](Self::expected_all) in words: `"#", "?",
@@ -144,12 +145,12 @@ impl ParseError {
     /// ```
     pub fn noun(&self) -> &'static str {
         use Sym::*;
-        let (reference, iri, absolute) = match self.profile {
+        let (reference, iri, absolute) = match self.inner.profile {
             Profile::Rfc3986 => ("URI reference", "URI", "absolute URI"),
             Profile::Leiri => ("LEIRI reference", "LEIRI", "absolute LEIRI"),
             Profile::Rfc3987 | Profile::Rfc3987bis => ("IRI reference", "IRI", "absolute IRI"),
         };
-        match self.rule.0 {
+        match self.inner.rule.0 {
             IRI_reference | URI_reference => reference,
             IRI | URI => iri,
             absolute_IRI | absolute_URI => absolute,
@@ -186,7 +187,7 @@ impl ParseError {
             DIGIT => "digit",
             HEXDIG => "hexadecimal digit",
             iprivate => "private-use character",
-            _ => self.rule.abnf_name(),
+            _ => self.inner.rule.abnf_name(),
         }
     }
 
@@ -212,7 +213,7 @@ impl ParseError {
     /// ```
     pub fn report(&self) -> String {
         let d = self.details();
-        let (shown, col, _) = crate::render::render_span(&self.input, d.byte, d.byte);
+        let (shown, col, _) = crate::render::render_span(&self.inner.input, d.byte, d.byte);
         let wanted = self.expected_words();
         let mut out = format!(
             "error: {}\n --> byte {}, character {}, in the {} ({}, {})\n  |\n  | {shown}\n  | {}^",
@@ -220,7 +221,7 @@ impl ParseError {
             d.byte,
             d.char,
             d.component,
-            self.rule,
+            self.inner.rule,
             self.spec(),
             " ".repeat(col),
         );

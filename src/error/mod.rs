@@ -144,9 +144,9 @@ impl fmt::Display for Expected {
 ///
 /// An input that the fast path (`IriRef::parse` and its siblings) rejects
 /// gets its position and explanation from the pest parser only when one of
-/// them is first asked for: rejecting costs a DFA walk and a copy of the
-/// input, and the report (tens of microseconds of pest parsing) is built
-/// once, on demand, and kept.
+/// them is first asked for: rejecting costs a DFA walk, a copy of the
+/// input and the error's box, and the report (tens of microseconds of pest
+/// parsing) is built once, on demand, and kept.
 #[derive(Clone)]
 pub struct ParseError {
     /// Boxed, so that the error is one pointer. With the fields in place

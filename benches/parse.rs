@@ -19,8 +19,8 @@
 //!
 //! With `PARSE_PAIRED=FILE:ROUNDS[:LIBRARY,LIBRARY,...]` it times the
 //! libraries (iribis and oxiri unless named) in alternating rounds instead,
-//! one pass over the corpus each per round, the order turned around every
-//! round, and prints each library's time and the median and quartiles of
+//! one pass over the corpus each per round, the order reversed from one
+//! round to the next, and prints each library's time and the median and quartiles of
 //! the ratio of the first library's time to each other's *in the same
 //! round*. On a machine whose speed drifts by tens of percent within
 //! seconds (criterion times one library for seconds, then the next), those
@@ -170,6 +170,21 @@ fn libraries(with_url: bool) -> Vec<Lib> {
     libs
 }
 
+/// The library of [`libraries`] named `name`.
+fn library(name: &str) -> Lib {
+    let all = libraries(true);
+    all.iter()
+        .copied()
+        .find(|&(n, _)| n == name)
+        .unwrap_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|&(n, _)| n).collect();
+            panic!(
+                "no library {name:?}; the libraries are {}",
+                names.join(", ")
+            )
+        })
+}
+
 fn bench_corpus(c: &mut Criterion, file: &str, group_name: &str, with_url: bool) {
     bench_lines(c, corpus(file), group_name, with_url);
 }
@@ -228,11 +243,7 @@ fn parse_once(spec: &str) {
         panic!("PARSE_ONCE must be LIBRARY:FILE:PASSES, not {spec:?}");
     };
     let passes: usize = passes.parse().expect("PASSES is a number");
-    let f = libraries(true)
-        .into_iter()
-        .find(|&(name, _)| name == lib)
-        .unwrap_or_else(|| panic!("no library {lib:?}"))
-        .1;
+    let f = library(lib).1;
     let lines = corpus(file);
     let mut sum = 0;
     for _ in 0..passes {
@@ -244,9 +255,12 @@ fn parse_once(spec: &str) {
     );
 }
 
+/// The rounds of [`parse_paired`] before the counted ones, which warm the
+/// caches.
+const WARM_UP: usize = 3;
+
 /// `PARSE_PAIRED=FILE:ROUNDS[:LIBRARY,LIBRARY,...]`: see the module's
-/// documentation. Three rounds before the `ROUNDS` warm the caches and are
-/// not counted.
+/// documentation.
 fn parse_paired(spec: &str) {
     let mut parts = spec.split(':');
     let (Some(file), Some(rounds), names, None) =
@@ -256,21 +270,16 @@ fn parse_paired(spec: &str) {
     };
     let rounds: usize = rounds.parse().expect("ROUNDS is a number");
     assert!(rounds > 0, "ROUNDS must be at least 1");
-    let all = libraries(true);
     let libs: Vec<Lib> = names
         .unwrap_or("iribis,oxiri")
         .split(',')
-        .map(|name| {
-            *all.iter()
-                .find(|&&(n, _)| n == name)
-                .unwrap_or_else(|| panic!("no library {name:?}"))
-        })
+        .map(library)
         .collect();
     let lines = corpus(file);
     // Per library, the ns per line of each counted round.
     let mut times = vec![Vec::with_capacity(rounds); libs.len()];
     let mut sum = 0;
-    for round in 0..rounds + 3 {
+    for round in 0..WARM_UP + rounds {
         let mut order: Vec<usize> = (0..libs.len()).collect();
         if round % 2 == 1 {
             order.reverse();
@@ -279,7 +288,7 @@ fn parse_paired(spec: &str) {
             let start = std::time::Instant::now();
             sum += lines.iter().map(|l| libs[i].1(black_box(l))).sum::<usize>();
             let ns = start.elapsed().as_secs_f64() * 1e9 / lines.len() as f64;
-            if round >= 3 {
+            if round >= WARM_UP {
                 times[i].push(ns);
             }
         }

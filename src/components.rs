@@ -4,7 +4,7 @@ use crate::error::ParseError;
 use crate::host::Host;
 use std::fmt;
 
-use crate::iri::{host_of, slice};
+use crate::iri::{slice, typed_host};
 use crate::meta::Meta;
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
@@ -64,7 +64,8 @@ impl<'a> Components<'a> {
 
     /// The host, by kind.
     pub fn host(&self) -> Option<Host<'a>> {
-        host_of(self.input, &self.meta)
+        let ((start, end), kind) = self.meta.host()?;
+        Some(typed_host(&self.input[start..end], start, kind))
     }
 
     /// The port.

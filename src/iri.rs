@@ -11,7 +11,7 @@ use crate::decode::{Decoded, QueryPairs};
 use crate::error::ParseError;
 use crate::fast;
 use crate::host::{Host, IpvFuture};
-use crate::meta::{HostMeta, Meta, Span};
+use crate::meta::{HostMeta, Meta, Slot, Span};
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
 use crate::syntax;
@@ -378,7 +378,11 @@ fn rejected(input: &str, rule: GrammarRule, profile: Profile) -> ParseError {
 #[cold]
 #[inline(never)]
 fn parse_pest(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
-    syntax::parse(profile, rule.for_profile(profile), input, Lower)
+    let meta = syntax::parse(profile, rule.for_profile(profile), input, Lower)?;
+    // pest's spans are ranges of the input between characters; the check
+    // keeps the accessors' invariant from resting on that (see `component`).
+    assert!(meta.fits(input), "{meta:?} of {input:?}");
+    Ok(meta)
 }
 
 #[inline]
@@ -386,12 +390,43 @@ pub(crate) fn slice(text: &str, span: Option<Span>) -> Option<&str> {
     span.map(|(s, e)| &text[s..e])
 }
 
-/// The host of a lowered parse of `text`.
+/// The component in `slot` of a reference whose text is `text`, without
+/// the checks of `&text[start..end]`.
+///
+/// Those checks (the span in range, both ends on character boundaries) took
+/// 40 of the 570 instructions of a URL's parse as `benches/parse.rs` reads
+/// it, and 5 % of its time; 8 % of a mixed reference's (docs/performance.md,
+/// issue 31's sixth pass). They are made once instead, where a reference is
+/// built, as [`Meta::fits`]; the crate denies `unsafe` everywhere else.
 #[inline]
-pub(crate) fn host_of<'a>(text: &'a str, meta: &Meta) -> Option<Host<'a>> {
-    let ((start, end), kind) = meta.host()?;
-    let host = &text[start..end];
-    Some(match kind {
+#[allow(unsafe_code)]
+fn component(text: &str, slot: Slot) -> Option<&str> {
+    let (start, end) = slot.get()?;
+    debug_assert!(text.get(start..end).is_some(), "{start}..{end} of {text:?}");
+    // SAFETY: `text` and `slot` are an `IriRef`'s text and one of its
+    // `Meta`'s slots (the only callers are the accessors below), and every
+    // `IriRef` is built in this module with a `Meta` that fits its text
+    // (`Meta::fits`: in range, start before end, both on character
+    // boundaries):
+    // - by the fast path (`parse_ref`, `parse_meta`), whose split puts every
+    //   end at 0, at the end of the input, where the delimiter automaton
+    //   changes phase, or just after an ASCII delimiter; the tests
+    //   `phases_change_at_character_boundaries`,
+    //   `tables_follow_the_delimiter_automaton` and `phases_only_go_forward`
+    //   check over every phase and byte that those are character boundaries
+    //   in order (`crate::fast::split`);
+    // - by the pest path (`parse_pest`), which checks `fits`;
+    // - by `from_parts_in`, which checks `fits`;
+    // - or as a copy of another reference's text and `Meta`
+    //   (`into_owned`, `as_borrowed`). The text is never changed in place.
+    Some(unsafe { text.get_unchecked(start..end) })
+}
+
+/// The host `host`, of kind `kind`, which starts at byte `start` of its
+/// reference.
+#[inline]
+pub(crate) fn typed_host(host: &str, start: usize, kind: HostMeta) -> Host<'_> {
+    match kind {
         HostMeta::RegName => Host::RegName(host),
         HostMeta::Ipv4(a) => Host::Ipv4(a),
         HostMeta::Ipv6(a) => Host::Ipv6(a),
@@ -400,7 +435,7 @@ pub(crate) fn host_of<'a>(text: &'a str, meta: &Meta) -> Option<Host<'a>> {
             text: &host[1..host.len() - 1],
             dot: dot - start - 1,
         }),
-    })
+    }
 }
 
 /// The accessors. `'i` is the borrow of the value and `'o` the lifetime of
@@ -415,32 +450,34 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
 
     /// The scheme, without its ":".
     pub fn scheme(&'i self) -> Option<&'o str> {
-        slice(self.as_str(), self.meta.scheme.get())
+        component(self.as_str(), self.meta.scheme)
     }
 
     /// The authority, without the "//": userinfo, host and port.
     pub fn authority(&'i self) -> Option<&'o str> {
-        slice(self.as_str(), self.meta.authority.get())
+        component(self.as_str(), self.meta.authority)
     }
 
     /// The userinfo, without its "@".
     pub fn userinfo(&'i self) -> Option<&'o str> {
-        slice(self.as_str(), self.meta.userinfo.get())
+        component(self.as_str(), self.meta.userinfo)
     }
 
     /// The host as written (brackets included for an IP literal).
     pub fn host_str(&'i self) -> Option<&'o str> {
-        slice(self.as_str(), self.meta.host.get())
+        component(self.as_str(), self.meta.host)
     }
 
     /// The host, by kind.
     pub fn host(&'i self) -> Option<Host<'o>> {
-        host_of(self.as_str(), &self.meta)
+        let host = component(self.as_str(), self.meta.host)?;
+        let (start, _) = self.meta.host.get()?;
+        Some(typed_host(host, start, self.meta.host_kind))
     }
 
     /// The port as written, without its ":"; `Some("")` for an empty port.
     pub fn port(&'i self) -> Option<&'o str> {
-        slice(self.as_str(), self.meta.port.get())
+        component(self.as_str(), self.meta.port)
     }
 
     /// The port as a number, when there is one and it fits in a `u16`
@@ -459,7 +496,7 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
 
     /// The path; every reference has one, possibly empty.
     pub fn path(&'i self) -> &'o str {
-        slice(self.as_str(), self.meta.path.get()).unwrap_or("")
+        component(self.as_str(), self.meta.path).unwrap_or("")
     }
 
     /// The path's segments: the path split at each "/" (a path starting with
@@ -484,12 +521,12 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
 
     /// The query, without its "?".
     pub fn query(&'i self) -> Option<&'o str> {
-        slice(self.as_str(), self.meta.query.get())
+        component(self.as_str(), self.meta.query)
     }
 
     /// The fragment, without its "#".
     pub fn fragment(&'i self) -> Option<&'o str> {
-        slice(self.as_str(), self.meta.fragment.get())
+        component(self.as_str(), self.meta.fragment)
     }
 
     /// The userinfo, percent-decoded on demand ([`Decoded`]).
@@ -600,12 +637,23 @@ impl<T> IriRef<T> {
     /// A reference from text and components that describe it exactly: the
     /// caller guarantees that parsing `text` under the default profile
     /// would lower to `meta`.
-    pub(crate) fn from_parts(text: T, meta: Meta) -> Self {
+    pub(crate) fn from_parts(text: T, meta: Meta) -> Self
+    where
+        T: AsRef<str>,
+    {
         Self::from_parts_in(text, meta, Profile::default())
     }
 
     /// As [`IriRef::from_parts`], `text` valid under `profile`.
-    pub(crate) fn from_parts_in(text: T, meta: Meta, profile: Profile) -> Self {
+    ///
+    /// Panics if a component of `meta` is not a range of `text` between
+    /// characters (a bug in the caller, which the accessors would otherwise
+    /// turn into undefined behaviour: see [`component`]).
+    pub(crate) fn from_parts_in(text: T, meta: Meta, profile: Profile) -> Self
+    where
+        T: AsRef<str>,
+    {
+        assert!(meta.fits(text.as_ref()), "{meta:?} of {:?}", text.as_ref());
         IriRef {
             text,
             meta,

@@ -108,6 +108,28 @@ impl Default for Meta {
 }
 
 impl Meta {
+    /// Whether every component lies in `text` and starts and ends on a
+    /// character boundary of it: the invariant that lets the accessors of
+    /// [`crate::IriRef`] slice without checking (`crate::iri::component`).
+    /// Every constructor of a reference checks it, except the fast path,
+    /// whose split meets it by construction (`crate::fast::split`).
+    pub(crate) fn fits(&self, text: &str) -> bool {
+        [
+            self.scheme,
+            self.authority,
+            self.userinfo,
+            self.host,
+            self.port,
+            self.path,
+            self.query,
+            self.fragment,
+        ]
+        .iter()
+        .filter_map(|slot| slot.get())
+        // `get` is `None` for a span reversed, out of range or off a boundary.
+        .all(|(start, end)| text.get(start..end).is_some())
+    }
+
     /// The host's span and kind.
     #[inline]
     pub(crate) fn host(&self) -> Option<(Span, HostMeta)> {
@@ -119,5 +141,35 @@ impl Meta {
     pub(crate) fn set_host(&mut self, span: Span, kind: HostMeta) {
         self.host = Slot::new(span);
         self.host_kind = kind;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fits_checks_bounds_order_and_character_boundaries() {
+        let text = "http://é/"; // "é" is bytes 7 and 8
+        let mut meta = Meta::default();
+        assert!(meta.fits(text));
+        meta.scheme = Slot::new((0, 4));
+        meta.host = Slot::new((7, 9));
+        meta.path = Slot::new((9, 10));
+        assert!(meta.fits(text));
+        meta.query = Slot::new((10, 10));
+        assert!(meta.fits(text), "an empty component at the end");
+        for (bad, why) in [
+            ((7, 8), "inside é"),
+            ((8, 9), "inside é"),
+            ((9, 11), "past the end"),
+        ] {
+            let mut m = meta;
+            m.fragment = Slot::new(bad);
+            assert!(!m.fits(text), "{why}: {bad:?}");
+        }
+        let mut m = meta;
+        m.port = Slot { start: 5, end: 4 };
+        assert!(!m.fits(text), "reversed");
     }
 }

@@ -1105,6 +1105,40 @@ mod tests {
         }
     }
 
+    /// The phase changes only where a character starts, and the groups
+    /// whose delimiter the split steps over (`split.rs`, whose spans the
+    /// accessors of `IriRef` slice without checking) are entered on ASCII
+    /// bytes only.
+    #[test]
+    fn phases_change_at_character_boundaries() {
+        // The phases the split steps one byte past the start of.
+        let stepped_over = [
+            phase::AUTHORITY,
+            phase::COLON,
+            phase::HOST,
+            phase::PORT,
+            phase::QUERY,
+            phase::FRAGMENT,
+        ];
+        for s in 0..phase::COUNT as u8 {
+            for b in 0..=255u8 {
+                let t = phase::next(s, b);
+                if t != s && stepped_over.contains(&t) {
+                    assert!(b.is_ascii(), "phase {s} enters {t} on {b:#04x}");
+                }
+                // In UTF-8 a continuation byte (0x80 to 0xbf) follows a
+                // lead byte (0xc0 and up) or another continuation byte: if
+                // none moves the phase on from where a lead byte left it,
+                // none ever does.
+                if b >= 0xc0 {
+                    for c in 0x80..=0xbfu8 {
+                        assert_eq!(phase::next(t, c), t, "phase {s}, bytes {b:#04x} {c:#04x}");
+                    }
+                }
+            }
+        }
+    }
+
     /// The phases go forward only, which the split's reading of the counts
     /// relies on.
     #[test]

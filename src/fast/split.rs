@@ -20,6 +20,24 @@
 //! The spans follow the pest lowering exactly (`crate::syntax::lower`): a
 //! component whose delimiter is present is `Some`, possibly empty; the path
 //! is always present.
+//!
+//! Every span is a range of the input between characters, which the
+//! accessors of `IriRef` rely on without checking (`crate::iri::component`,
+//! `Meta::fits`). Each end is 0, the input's length, the start of a group,
+//! or one past the delimiter that starts the group of the authority, of the
+//! userinfo's "@", of the port's ":", of the query or of the fragment:
+//! - a group starts where the delimiter automaton's phase changes
+//!   (`phase::next`), and it changes on no UTF-8 continuation byte, so a
+//!   group starts on a character's first byte;
+//! - the phases of those groups are entered on ASCII bytes only ("/", ":",
+//!   "@", "[", "?", "#"), so one past such a byte is a character boundary;
+//! - the phases go forward only, so the ends come in order, and the counts
+//!   add up to at most the input's length.
+//!
+//! The tests `phases_change_at_character_boundaries` and
+//! `phases_only_go_forward` check the first two and the third over every
+//! phase and byte, and `tables_follow_the_delimiter_automaton` that every
+//! table's states carry those phases.
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
@@ -205,6 +223,7 @@ pub(crate) fn split(input: &str, starts: &impl Starts, meta: &mut Meta) {
     if fragment < n {
         meta.fragment = Slot::new((fragment + 1, n));
     }
+    debug_assert!(meta.fits(input), "{meta:?} of {input:?}");
 }
 
 /// The kind of a valid `ihost`, as `ihost = IP-literal / IPv4address /

@@ -5,7 +5,7 @@
 //! components that [`crate::edit::Builder`] and the setters share.
 
 use crate::error::ParseError;
-use crate::iri::{parse_meta, slice};
+use crate::iri::{parse_owned, slice};
 use crate::iri::{IriRef, Storage};
 use crate::meta::{HostMeta, Meta, Slot, Span};
 use crate::profile::Profile;
@@ -373,7 +373,8 @@ pub(crate) fn recompose(
     // The whole decides (a fragment on an absolute IRI, a scheme on a
     // relative reference, none on an IRI); the components were checked
     // where they stand, so the parse finds them where they were written.
-    let meta = parse_meta(written.as_str(), rule_, profile)?;
-    debug_assert_eq!(&meta, written.meta(), "{:?}", written.as_str());
-    Ok(IriRef::from_parts_in(written.into_text(), meta, profile))
+    let expected = *written.meta();
+    let parsed = parse_owned(written.into_text(), rule_, profile)?;
+    debug_assert_eq!(parsed.meta(), &expected, "{:?}", parsed.as_str());
+    Ok(parsed)
 }

@@ -12,7 +12,7 @@ use crate::components::Component;
 use crate::compose::Builder;
 use crate::error::ParseError;
 use crate::host::Host;
-use crate::iri::parse_meta;
+use crate::iri::parse_owned;
 use crate::iri::{IriRef, ParseOptions, Storage};
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
@@ -274,8 +274,7 @@ impl<T: Storage> IriRef<T> {
 
 /// A conversion's result, parsed.
 fn typed(text: String, profile: Profile) -> Result<IriRef<String>, ConvertError> {
-    let meta = parse_meta(&text, GrammarRule::IRI_REFERENCE, profile)?;
-    Ok(IriRef::from_parts_in(text, meta, profile))
+    Ok(parse_owned(text, GrammarRule::IRI_REFERENCE, profile)?)
 }
 
 /// One step of a conversion, for `--explain`: its number and name in the

@@ -102,6 +102,10 @@ pub struct IriRef<T> {
     text: T,
     meta: Meta,
     profile: Profile,
+    /// Whether `meta` is a parse of `text`, whose spans are proven to lie
+    /// between characters: the accessors then slice without checking (see
+    /// [`component`]). False for a reference built from parts.
+    proven: bool,
 }
 
 mod sealed {
@@ -329,18 +333,16 @@ impl<'a> IriRef<&'a str> {
             text: self.text.to_owned(),
             meta: self.meta,
             profile: self.profile,
+            proven: self.proven,
         }
     }
 }
 
 /// The DFA decides and the delimiters split (`crate::fast`); an input the
 /// DFA rejects gets an error whose details pest works out when asked.
+/// Either way the spans lie between characters (`IriRef::proven`).
 #[inline]
-pub(crate) fn parse_meta(
-    input: &str,
-    rule: GrammarRule,
-    profile: Profile,
-) -> Result<Meta, ParseError> {
+fn parse_spans(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
     let mut meta = Meta::default();
     match fast::parse(input, rule, profile, &mut meta) {
         Some(true) => Ok(meta),
@@ -349,7 +351,23 @@ pub(crate) fn parse_meta(
     }
 }
 
-/// As [`parse_meta`], building the reference in place: the components are
+/// `text` parsed with `rule` under `profile`, into a reference that owns
+/// it; the error holds `text` ([`ParseError::into_input`]).
+pub(crate) fn parse_owned(
+    text: String,
+    rule: GrammarRule,
+    profile: Profile,
+) -> Result<IriRef<String>, ParseError> {
+    let meta = parse_spans(&text, rule, profile)?;
+    Ok(IriRef {
+        text,
+        meta,
+        profile,
+        proven: true,
+    })
+}
+
+/// As [`parse_spans`], building the reference in place: the components are
 /// written straight into it rather than copied in.
 #[inline]
 fn parse_ref(input: &str, rule: GrammarRule, profile: Profile) -> Result<IriRef<&str>, ParseError> {
@@ -357,6 +375,7 @@ fn parse_ref(input: &str, rule: GrammarRule, profile: Profile) -> Result<IriRef<
         text: input,
         meta: Meta::default(),
         profile,
+        proven: true,
     };
     match fast::parse(input, rule, profile, &mut r.meta) {
         Some(true) => Ok(r),
@@ -365,6 +384,7 @@ fn parse_ref(input: &str, rule: GrammarRule, profile: Profile) -> Result<IriRef<
             text: input,
             meta,
             profile,
+            proven: true,
         }),
     }
 }
@@ -379,8 +399,8 @@ fn rejected(input: &str, rule: GrammarRule, profile: Profile) -> ParseError {
 #[inline(never)]
 fn parse_pest(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
     let meta = syntax::parse(profile, rule.for_profile(profile), input, Lower)?;
-    // pest's spans are ranges of the input between characters; the check
-    // keeps the accessors' invariant from resting on that (see `component`).
+    // pest's spans are ranges of the input between characters; checked all
+    // the same, so that `IriRef::proven` rests on nothing outside the crate.
     assert!(meta.fits(input), "{meta:?} of {input:?}");
     Ok(meta)
 }
@@ -390,35 +410,37 @@ pub(crate) fn slice(text: &str, span: Option<Span>) -> Option<&str> {
     span.map(|(s, e)| &text[s..e])
 }
 
-/// The component in `slot` of a reference whose text is `text`, without
-/// the checks of `&text[start..end]`.
+/// The component in `slot` of a reference whose text is `text`; when the
+/// spans are `proven` (`IriRef::proven`), without the checks of
+/// `&text[start..end]`.
 ///
 /// Those checks (the span in range, both ends on character boundaries) took
 /// 40 of the 570 instructions of a URL's parse as `benches/parse.rs` reads
 /// it, and 5 % of its time; 8 % of a mixed reference's (docs/performance.md,
-/// issue 31's sixth pass). They are made once instead, where a reference is
-/// built, as [`Meta::fits`]; the crate denies `unsafe` everywhere else.
+/// issue 31's sixth pass). The crate denies `unsafe` everywhere else.
 #[inline]
 #[allow(unsafe_code)]
-fn component(text: &str, slot: Slot) -> Option<&str> {
+fn component(text: &str, slot: Slot, proven: bool) -> Option<&str> {
     let (start, end) = slot.get()?;
+    if !proven {
+        return Some(&text[start..end]);
+    }
     debug_assert!(text.get(start..end).is_some(), "{start}..{end} of {text:?}");
-    // SAFETY: `text` and `slot` are an `IriRef`'s text and one of its
-    // `Meta`'s slots (the only callers are the accessors below), and every
-    // `IriRef` is built in this module with a `Meta` that fits its text
-    // (`Meta::fits`: in range, start before end, both on character
-    // boundaries):
-    // - by the fast path (`parse_ref`, `parse_meta`), whose split puts every
-    //   end at 0, at the end of the input, where the delimiter automaton
-    //   changes phase, or just after an ASCII delimiter; the tests
-    //   `phases_change_at_character_boundaries`,
-    //   `tables_follow_the_delimiter_automaton` and `phases_only_go_forward`
-    //   check over every phase and byte that those are character boundaries
-    //   in order (`crate::fast::split`);
-    // - by the pest path (`parse_pest`), which checks `fits`;
-    // - by `from_parts_in`, which checks `fits`;
-    // - or as a copy of another reference's text and `Meta`
-    //   (`into_owned`, `as_borrowed`). The text is never changed in place.
+    // SAFETY: `text` and `slot` are an `IriRef`'s text and one of the slots
+    // of its `Meta` (the only callers are the accessors below), and `proven`
+    // is its flag. The flag is set only where `parse_ref` and `parse_owned`
+    // build a reference from a parse of the very text it holds (and copied
+    // with both by `into_owned` and `as_borrowed`; the text is never changed
+    // in place), and such a parse's spans are in range and between
+    // characters (`Meta::fits`):
+    // - the fast path's split puts every end of a span at 0, at the end of
+    //   the input, where the delimiter automaton changes phase, or just
+    //   past an ASCII delimiter, in order; the tests
+    //   `phases_change_at_character_boundaries`, `phases_only_go_forward`
+    //   and `tables_follow_the_delimiter_automaton` check over every phase
+    //   and byte that those are character boundaries (`crate::fast::split`;
+    //   debug builds assert `fits` there too);
+    // - the pest path's spans are checked with `fits` (`parse_pest`).
     Some(unsafe { text.get_unchecked(start..end) })
 }
 
@@ -449,35 +471,41 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
     }
 
     /// The scheme, without its ":".
+    #[inline]
     pub fn scheme(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.scheme)
+        component(self.as_str(), self.meta.scheme, self.proven)
     }
 
     /// The authority, without the "//": userinfo, host and port.
+    #[inline]
     pub fn authority(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.authority)
+        component(self.as_str(), self.meta.authority, self.proven)
     }
 
     /// The userinfo, without its "@".
+    #[inline]
     pub fn userinfo(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.userinfo)
+        component(self.as_str(), self.meta.userinfo, self.proven)
     }
 
     /// The host as written (brackets included for an IP literal).
+    #[inline]
     pub fn host_str(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.host)
+        component(self.as_str(), self.meta.host, self.proven)
     }
 
     /// The host, by kind.
+    #[inline]
     pub fn host(&'i self) -> Option<Host<'o>> {
-        let host = component(self.as_str(), self.meta.host)?;
+        let host = component(self.as_str(), self.meta.host, self.proven)?;
         let (start, _) = self.meta.host.get()?;
         Some(typed_host(host, start, self.meta.host_kind))
     }
 
     /// The port as written, without its ":"; `Some("")` for an empty port.
+    #[inline]
     pub fn port(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.port)
+        component(self.as_str(), self.meta.port, self.proven)
     }
 
     /// The port as a number, when there is one and it fits in a `u16`
@@ -495,8 +523,9 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
     }
 
     /// The path; every reference has one, possibly empty.
+    #[inline]
     pub fn path(&'i self) -> &'o str {
-        component(self.as_str(), self.meta.path).unwrap_or("")
+        component(self.as_str(), self.meta.path, self.proven).unwrap_or("")
     }
 
     /// The path's segments: the path split at each "/" (a path starting with
@@ -520,13 +549,15 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
     }
 
     /// The query, without its "?".
+    #[inline]
     pub fn query(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.query)
+        component(self.as_str(), self.meta.query, self.proven)
     }
 
     /// The fragment, without its "#".
+    #[inline]
     pub fn fragment(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.fragment)
+        component(self.as_str(), self.meta.fragment, self.proven)
     }
 
     /// The userinfo, percent-decoded on demand ([`Decoded`]).
@@ -618,6 +649,7 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
             text: self.as_str(),
             meta: self.meta,
             profile: self.profile,
+            proven: self.proven,
         }
     }
 }
@@ -644,20 +676,18 @@ impl<T> IriRef<T> {
         Self::from_parts_in(text, meta, Profile::default())
     }
 
-    /// As [`IriRef::from_parts`], `text` valid under `profile`.
-    ///
-    /// Panics if a component of `meta` is not a range of `text` between
-    /// characters (a bug in the caller, which the accessors would otherwise
-    /// turn into undefined behaviour: see [`component`]).
+    /// As [`IriRef::from_parts`], `text` valid under `profile`. The
+    /// accessors check the spans as they slice (see [`component`]).
     pub(crate) fn from_parts_in(text: T, meta: Meta, profile: Profile) -> Self
     where
         T: AsRef<str>,
     {
-        assert!(meta.fits(text.as_ref()), "{meta:?} of {:?}", text.as_ref());
+        debug_assert!(meta.fits(text.as_ref()), "{meta:?} of {:?}", text.as_ref());
         IriRef {
             text,
             meta,
             profile,
+            proven: false,
         }
     }
 
@@ -743,13 +773,7 @@ macro_rules! narrow {
             type Error = ParseError;
             /// The error gives the string back: [`ParseError::into_input`].
             fn try_from(s: String) -> Result<Self, ParseError> {
-                let profile = Profile::default();
-                let meta = parse_meta(&s, $rule, profile)?;
-                Ok($ty(IriRef {
-                    text: s,
-                    meta,
-                    profile,
-                }))
+                parse_owned(s, $rule, Profile::default()).map($ty)
             }
         }
 
@@ -886,13 +910,7 @@ impl TryFrom<String> for IriRef<String> {
     type Error = ParseError;
     /// The error gives the string back: [`ParseError::into_input`].
     fn try_from(s: String) -> Result<Self, ParseError> {
-        let profile = Profile::default();
-        let meta = parse_meta(&s, GrammarRule::IRI_REFERENCE, profile)?;
-        Ok(IriRef {
-            text: s,
-            meta,
-            profile,
-        })
+        parse_owned(s, GrammarRule::IRI_REFERENCE, Profile::default())
     }
 }
 

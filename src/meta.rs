@@ -109,10 +109,11 @@ impl Default for Meta {
 
 impl Meta {
     /// Whether every component lies in `text` and starts and ends on a
-    /// character boundary of it: the invariant that lets the accessors of
-    /// [`crate::IriRef`] slice without checking (`crate::iri::component`).
-    /// Every constructor of a reference checks it, except the fast path,
-    /// whose split meets it by construction (`crate::fast::split`).
+    /// character boundary of it. The fast path's split meets this by
+    /// construction (`crate::fast::split`), which lets the accessors of
+    /// the references it builds slice without checks
+    /// (`crate::iri::component`); the debug builds assert it there and
+    /// wherever a reference is built from parts.
     pub(crate) fn fits(&self, text: &str) -> bool {
         [
             self.scheme,

@@ -971,3 +971,68 @@ narrow!(
     "a relative reference",
     "//例え.jp/a"
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The accessors of a parsed reference, which slice without checks,
+    /// give what those of the same reference built from parts give, which
+    /// check; both paths of `parse_ref` and of `parse_owned` included.
+    type Read<'a> = (
+        (
+            Option<&'a str>,
+            Option<&'a str>,
+            Option<&'a str>,
+            Option<&'a str>,
+        ),
+        (
+            Option<Host<'a>>,
+            Option<&'a str>,
+            &'a str,
+            Option<&'a str>,
+            Option<&'a str>,
+        ),
+    );
+
+    fn read(r: IriRef<&str>) -> Read<'_> {
+        (
+            (r.scheme(), r.authority(), r.userinfo(), r.host_str()),
+            (r.host(), r.port(), r.path(), r.query(), r.fragment()),
+        )
+    }
+
+    #[test]
+    fn parsed_and_built_references_read_alike() {
+        let inputs = [
+            "http://user@例え.jp:8080/a/b?q=1#top",
+            "ftp://[v7.a:b]/é",
+            "//[::ffff:1.2.3.4]:/?#",
+            "urn:isbn:0-395-36341-1",
+            "../résumé.html#p2",
+            "?q#f",
+            "",
+            "a:/%C3%A9",
+            "http://1.2.3.4.5/ü",
+        ];
+        let long = format!("http://h/{}", "ü".repeat(200));
+        for input in inputs.iter().copied().chain([long.as_str()]) {
+            let parsed = IriRef::parse(input).unwrap();
+            let owned = parse_owned(
+                input.to_owned(),
+                GrammarRule::IRI_REFERENCE,
+                Profile::default(),
+            )
+            .unwrap();
+            let built = IriRef::from_parts(input.to_owned(), *parsed.meta());
+            assert!(parsed.proven && owned.proven && !built.proven);
+            let expected = read(built.as_borrowed());
+            assert_eq!(read(parsed), expected, "{input:?}");
+            assert_eq!(read(owned.as_borrowed()), expected, "{input:?}");
+        }
+        // The pest path's spans, which it checks, fit as the fast path's do.
+        let input = "http://例え.jp:8080/é?é#é";
+        let pest = parse_pest(input, GrammarRule::IRI_REFERENCE, Profile::default()).unwrap();
+        assert_eq!(&pest, IriRef::parse(input).unwrap().meta());
+    }
+}

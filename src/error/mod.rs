@@ -194,18 +194,24 @@ impl Details {
 }
 
 impl ParseError {
-    /// An error whose details are worked out when first asked for
-    /// ([`crate::diagnose`]). `rule` is the start rule by the profile's own
-    /// name (`URI-reference` under `rfc3986`).
-    pub(crate) fn deferred(input: &str, profile: Profile, rule: GrammarRule) -> ParseError {
+    /// The error of `input` under `profile` and `rule`, with its details
+    /// if they are known.
+    fn new(input: &str, profile: Profile, rule: GrammarRule, details: OnceLock<Details>) -> Self {
         ParseError {
             inner: Box::new(ErrorInner {
                 input: input.to_owned(),
                 rule,
                 profile,
-                details: OnceLock::new(),
+                details,
             }),
         }
+    }
+
+    /// An error whose details are worked out when first asked for
+    /// ([`crate::diagnose`]). `rule` is the start rule by the profile's own
+    /// name (`URI-reference` under `rfc3986`).
+    pub(crate) fn deferred(input: &str, profile: Profile, rule: GrammarRule) -> ParseError {
+        Self::new(input, profile, rule, OnceLock::new())
     }
 
     /// An error found by another grammar (a grammar of the lab, loaded at
@@ -224,25 +230,16 @@ impl ParseError {
         end_allowed: bool,
     ) -> ParseError {
         let details = diagnose::explain_at(input, rule, profile, byte, expected, end_allowed);
-        ParseError {
-            inner: Box::new(ErrorInner {
-                input: input.to_owned(),
-                rule,
-                profile,
-                details: OnceLock::from(details),
-            }),
-        }
+        Self::new(input, profile, rule, OnceLock::from(details))
     }
 
     pub(crate) fn no_such_rule(input: &str, profile: Profile, rule: GrammarRule) -> ParseError {
-        ParseError {
-            inner: Box::new(ErrorInner {
-                input: input.to_owned(),
-                rule,
-                profile,
-                details: OnceLock::from(Details::no_such_rule()),
-            }),
-        }
+        Self::new(
+            input,
+            profile,
+            rule,
+            OnceLock::from(Details::no_such_rule()),
+        )
     }
 
     fn details(&self) -> &Details {

@@ -41,7 +41,7 @@ def option(name, default):
 def bench_binary():
     """Builds the parse bench and returns the path of its executable."""
     out = subprocess.run(
-        ["cargo", "bench", "--bench", "parse", "--no-run", "--message-format=json"],
+        ["cargo", "bench", "-p", "iribis-benches", "--bench", "parse", "--no-run", "--message-format=json"],
         cwd=ROOT,
         check=True,
         stdout=subprocess.PIPE,

@@ -85,7 +85,7 @@ def main():
     one_core = "--cores" in sys.argv
     n = int(args[0]) if args else 1_000_000
     subprocess.run(
-        ["cargo", "build", "--release", "--quiet", "--bin", "iri"], cwd=ROOT, check=True
+        ["cargo", "build", "--release", "--quiet", "-p", "iribis-cli", "--bin", "iri"], cwd=ROOT, check=True
     )
     iri = os.path.join(ROOT, "target", "release", "iri")
     floor = os.path.join(ROOT, "target", "floor")

@@ -29,7 +29,7 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use iribis::{GrammarRule, Host, IriRef, Profile};
 
 fn corpus(name: &str) -> Vec<String> {

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Summarize `cargo bench --bench parse` into the table of docs/performance.md.
+"""Summarize `cargo bench -p iribis-benches --bench parse` into the table of docs/performance.md.
 
 Reads criterion's estimates under target/criterion/ and prints, per corpus,
 ns per reference, MB/s and the ratio of iribis to each library (a ratio
 below 1 means iribis is faster). Usage:
 
-    cargo bench --bench parse && python3 benches/summarize.py [--target DIR]
+    cargo bench -p iribis-benches --bench parse && python3 benches/summarize.py [--target DIR]
 """
 import json
 import os

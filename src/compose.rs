@@ -5,8 +5,8 @@
 //! components that [`crate::edit::Builder`] and the setters share.
 
 use crate::error::ParseError;
-use crate::iri::{parse_owned, slice};
 use crate::iri::{IriRef, Storage};
+use crate::iri::{parse_owned, slice};
 use crate::meta::{HostMeta, Meta, Slot, Span};
 use crate::profile::Profile;
 use crate::rule::GrammarRule;

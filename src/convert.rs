@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
 use crate::chars;
 use crate::components::Component;

@@ -5,7 +5,7 @@
 
 use std::marker::PhantomData;
 
-use crate::compose::{recompose, Authority, Parts};
+use crate::compose::{Authority, Parts, recompose};
 use crate::error::ParseError;
 use crate::iri::{AbsoluteIri, Iri, IriRef, RelativeRef};
 use crate::profile::Profile;
@@ -32,7 +32,7 @@ mod sealed {
 use sealed::Kind;
 
 macro_rules! kind {
-    ($ty:ident, $rule:expr, |$r:ident| $wrap:expr, |$s:ident| $inner:expr) => {
+    ($ty:ident, $rule:expr_2021, |$r:ident| $wrap:expr_2021, |$s:ident| $inner:expr_2021) => {
         impl Kind for $ty<String> {
             const RULE: GrammarRule = $rule;
             fn wrap($r: IriRef<String>) -> Self {

@@ -539,7 +539,7 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
     /// assert_eq!(iribis::IriRef::parse("")?.path_segments().count(), 0);
     /// # Ok::<(), iribis::ParseError>(())
     /// ```
-    pub fn path_segments(&'i self) -> impl Iterator<Item = &'o str> {
+    pub fn path_segments(&'i self) -> impl Iterator<Item = &'o str> + use<'o, T> {
         let path = self.path();
         let rest = path.strip_prefix('/').unwrap_or(path);
         (!path.is_empty())
@@ -716,7 +716,7 @@ impl<T> Iri<T> {
 }
 
 macro_rules! narrow {
-    ($ty:ident, $rule:expr, $name:literal, |$m:ident| $ok:expr, $doc:literal, $example:literal) => {
+    ($ty:ident, $rule:expr_2021, $name:literal, |$m:ident| $ok:expr_2021, $doc:literal, $example:literal) => {
         impl<'a> $ty<&'a str> {
             #[doc = concat!("Parses ", $doc, " under the default profile.")]
             pub fn parse(input: &'a str) -> Result<Self, ParseError> {

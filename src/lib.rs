@@ -31,9 +31,9 @@
 //! 5. **Operations**, each in its module: [`resolve`](mod@resolve)
 //!    (RFC 3986 §5), [`normalize`] (the comparison ladder of RFC 3987 §5.3),
 //!    [`convert`] (IRI → URI and URI → IRI, 3987bis §3 and §5), [`check`](mod@check)
-//!    (the conformance checker and its catalogue of codes), [`render`]
-//!    (showing inputs safely on a terminal), and with the `lab` feature the
-//!    grammar lab ([`lab`], [`abnf`]).
+//!    (the conformance checker and its catalogue of codes) and [`render`]
+//!    (showing inputs safely on a terminal). [`dfa`] walks the DFA of any
+//!    rule, and [`grammar`] holds the grammar's own files.
 //!
 //! # Terminology
 //!
@@ -60,25 +60,26 @@
 //!
 //! # Features
 //!
-//! - `cli` (default): the `iri` command-line tool (clap, serde_json); turns
-//!   on `lab`, `charsets`, `documents`, `spoof` and `readings`.
+//! The default build is the library alone; each of these adds to it:
+//!
 //! - `charsets`: document charsets other than UTF-8 for the query
-//!   (3987bis §3.5, [`convert::ToUriOptions::query_charset`]), through encoding_rs.
+//!   (3987bis §3.5, `convert::ToUriOptions::query_charset`), through encoding_rs.
 //! - `spoof`: the host spoofing codes of [`check()`] (UTS #39) and `to_iri`'s
 //!   keeping of spoofable labels in punycode.
-//! - `readings`: [`readings`](mod@readings), what other software reads in
+//! - `readings`: `iribis::readings`, what other software reads in
 //!   an IRI (browsers through rust-url, C resolvers' inet_aton), the
 //!   `READING_` codes of [`check()`] and its allowed hosts.
-//! - `documents` (on with `cli`): [`documents`], the IRIs inside N-Triples,
-//!   N-Quads, Turtle, TriG, RDF/XML, HTML and XML documents, with their
-//!   places and roles (oxttl, oxrdfxml, quick-xml, lol_html); turns on
-//!   `charsets`.
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings.
-//! - `lab` (on with `cli`): the grammar lab, [`abnf`] (an ABNF reader) and
-//!   the runtime pest grammars behind `iri grammar`.
-//! - `suite` (on with `cli`): the conformance suite, the adapter protocol,
-//!   the runner and differential fuzzing ([`suite`], `iri suite`); turns
-//!   on `lab`.
+//!
+//! # The crates built on it
+//!
+//! - `iribis-cli`: the `iri` command.
+//! - `iribis-lab`: the grammar lab (an ABNF reader, pest grammars run,
+//!   traced, diffed and checked against the ABNF at run time) and the
+//!   playground's API.
+//! - `iribis-suite`: the conformance suite, its adapter protocol, runner
+//!   and differential fuzzing.
+//! - `iribis-documents`: the IRIs inside RDF, HTML and XML documents.
 //!
 //! # Examples
 //!
@@ -96,23 +97,19 @@
 //! # Ok::<(), iribis::ParseError>(())
 //! ```
 
-#[cfg(feature = "lab")]
-pub mod abnf;
 mod chars;
 pub mod check;
 mod components;
 mod compose;
 pub mod convert;
 mod decode;
-#[cfg(feature = "documents")]
-pub mod documents;
+pub mod dfa;
 mod edit;
 mod error;
 mod fast;
+pub mod grammar;
 mod host;
 mod iri;
-#[cfg(feature = "lab")]
-pub mod lab;
 mod meta;
 pub mod normalize;
 mod profile;
@@ -123,8 +120,6 @@ pub mod resolve;
 mod rule;
 #[cfg(feature = "spoof")]
 pub mod spoof;
-#[cfg(feature = "suite")]
-pub mod suite;
 mod syntax;
 pub mod tree;
 mod unicode;
@@ -144,6 +139,13 @@ pub use resolve::resolve;
 pub use rule::GrammarRule;
 #[doc(hidden)]
 pub use syntax::pest_accepts;
+
+/// What the generator of the DFA tables (`gen/`) shares with the library:
+/// not part of the API.
+#[doc(hidden)]
+pub mod __gen {
+    pub use crate::fast::phase;
+}
 
 /// The README's examples, run as doctests.
 #[cfg(doctest)]

@@ -95,7 +95,7 @@ pub struct UnknownName {
 
 impl UnknownName {
     /// `name` is not one of the `expected` names of `what`.
-    pub(crate) fn new(what: &'static str, name: &str, expected: &'static [&'static str]) -> Self {
+    pub fn new(what: &'static str, name: &str, expected: &'static [&'static str]) -> Self {
         UnknownName {
             what,
             name: name.to_owned(),

@@ -77,7 +77,15 @@ pub(crate) fn describe(c: char) -> String {
 
 /// Whether `c` shows by itself between quotes in a message: not
 /// [invisible](is_invisible), whitespace or a combining mark.
-pub(crate) fn shows_alone(c: char) -> bool {
+///
+/// ```
+/// use iribis::render::shows_alone;
+///
+/// assert!(shows_alone('a'));
+/// assert!(!shows_alone(' '));
+/// assert!(!shows_alone('\u{200B}'));
+/// ```
+pub fn shows_alone(c: char) -> bool {
     !(is_invisible(c) || c.is_whitespace() || crate::unicode::is_combining_mark(c))
 }
 

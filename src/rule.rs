@@ -108,7 +108,14 @@ impl GrammarRule {
 
     /// The rule a profile parses for this one: under `rfc3986`, the IRI
     /// reference-level rules stand for their URI counterparts.
-    pub(crate) fn for_profile(self, profile: Profile) -> GrammarRule {
+    ///
+    /// ```
+    /// use iribis::{GrammarRule, Profile};
+    ///
+    /// assert_eq!(GrammarRule::IRI.for_profile(Profile::Rfc3986).abnf_name(), "URI");
+    /// assert_eq!(GrammarRule::IRI.for_profile(Profile::Leiri), GrammarRule::IRI);
+    /// ```
+    pub fn for_profile(self, profile: Profile) -> GrammarRule {
         if profile.is_iri() {
             return self;
         }

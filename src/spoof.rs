@@ -51,12 +51,12 @@ mod lookalikes;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use icu_properties::props::GeneralCategory;
 use icu_properties::CodePointMapData;
+use icu_properties::props::GeneralCategory;
 use unicode_script::{Script, ScriptExtension, UnicodeScript};
+use unicode_security::GeneralSecurityProfile;
 use unicode_security::general_security_profile::IdentifierType;
 use unicode_security::mixed_script::AugmentedScriptSet;
-use unicode_security::GeneralSecurityProfile;
 
 use crate::check::catalogue::Code;
 use crate::render::describe;
@@ -1013,21 +1013,24 @@ fn kana(chars: &[Spanned], out: &mut Vec<HostFinding>) {
                 describe(c)
             )),
             '\u{30FD}' | '\u{30FE}'
-                if !prev.is_some_and(|p| p.script() == Script::Katakana && !matches!(p, '\u{30FD}' | '\u{30FE}')) =>
+                if !prev.is_some_and(|p| {
+                    p.script() == Script::Katakana && !matches!(p, '\u{30FD}' | '\u{30FE}')
+                }) =>
             {
-                Some(format!("{}, a KATAKANA ITERATION MARK, does not follow Katakana", describe(c)))
+                Some(format!(
+                    "{}, a KATAKANA ITERATION MARK, does not follow Katakana",
+                    describe(c)
+                ))
             }
             '\u{3099}' | '\u{309A}' if !prev.is_some_and(is_kana) => Some(format!(
                 "the voiced sound mark {} does not follow kana",
                 describe(c)
             )),
-            _ if punctuation_among_letters(c, prev, next) => {
-                Some(format!(
-                    "{} looks like '{}' and stands next to a letter that is not Japanese",
-                    describe(c),
-                    char_skeleton(c)
-                ))
-            }
+            _ if punctuation_among_letters(c, prev, next) => Some(format!(
+                "{} looks like '{}' and stands next to a letter that is not Japanese",
+                describe(c),
+                char_skeleton(c)
+            )),
             _ => None,
         };
         if let Some(why) = why {

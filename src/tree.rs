@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use pest::iterators::Pair;
 use pest::RuleType;
+use pest::iterators::Pair;
 
 use crate::error::ParseError;
 use crate::profile::Profile;

@@ -11,8 +11,8 @@
 use std::borrow::Cow;
 
 use icu_normalizer::{ComposingNormalizerBorrowed, DecomposingNormalizerBorrowed};
-use icu_properties::props::{GeneralCategory, GeneralCategoryGroup};
 use icu_properties::CodePointMapData;
+use icu_properties::props::{GeneralCategory, GeneralCategoryGroup};
 
 pub(crate) use icu_properties::props::BidiClass;
 

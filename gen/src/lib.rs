@@ -2,13 +2,13 @@
 //! (`src/fast/tables/`) from the spec's ABNF (`grammar/abnf/`).
 //!
 //! This is the generator that a dependent's build never runs: its output is
-//! checked in, with a DO-NOT-EDIT header, and `tests/generated_files.rs` in
-//! the library fails when it is stale. Run it with `cargo run -p iribis-gen`
-//! from the repository after changing the ABNF, `src/abnf/` or
-//! `src/fast/phase.rs`.
+//! checked in, with a DO-NOT-EDIT header, and this crate's tests fail when
+//! it is stale. Run it with `cargo run -p iribis-gen` from the repository
+//! after changing the ABNF, the ABNF reader (`crates/lab/src/abnf.rs`) or
+//! the library's `src/fast/phase.rs`; it runs `iribis-gen-syntax` first.
 //!
-//! For each profile, the ABNF files are read with the crate's own ABNF
-//! reader (`src/abnf/`, included here by path), a start rule is expanded
+//! For each profile, the ABNF files are read with the grammar lab's ABNF
+//! reader (`iribis_lab::abnf`), a start rule is expanded
 //! into one regular expression syntax tree (`regex-syntax` `Hir`: no rule of
 //! the grammar is recursive, so this terminates and the language is
 //! regular), and `regex-automata` determinizes and minimizes it into a dense
@@ -22,7 +22,8 @@
 //! Two kinds of tables are written:
 //!
 //! - For the four reference rules of each profile, the DFA crossed with the
-//!   delimiter automaton of `src/fast/phase.rs` (RFC 3986 Appendix B), so
+//!   delimiter automaton of the library's `src/fast/phase.rs` (RFC 3986
+//!   Appendix B), so
 //!   that each state also tells which component the input is in, as plain
 //!   tables ([`Tables`]) laid out for the library's two-bytes-a-step walk:
 //!   per class of bytes, the next state of each state, and per pair of
@@ -34,33 +35,27 @@
 
 pub mod lookalikes;
 
-#[path = "../../src/abnf/mod.rs"]
-#[allow(dead_code, missing_docs)]
-mod abnf;
-#[path = "../../src/fast/phase.rs"]
-#[allow(dead_code)]
-mod phase;
-
 use std::collections::{HashMap, HashSet};
 
-use regex_automata::dfa::{dense, Automaton, StartKind};
+use regex_automata::dfa::{Automaton, StartKind, dense};
 use regex_automata::nfa::thompson;
 use regex_automata::util::primitives::StateID;
 use regex_automata::util::start;
 use regex_automata::{Anchored, MatchKind};
 use regex_syntax::hir::{ClassUnicode, ClassUnicodeRange, Hir, Repetition};
 
-use crate::abnf::{Grammar, Node};
+use iribis::__gen::phase;
+use iribis_lab::abnf::{Grammar, Node};
 
 /// The first line of every generated file; the library skips the bytes up
 /// to and including its newline.
 pub const HEADER: &str = "DO NOT EDIT: written by `cargo run -p iribis-gen` from grammar/abnf/ \
-(tests/generated_files.rs fails when it is stale)\n";
+(its tests fail when it is stale)\n";
 
 /// The folder of the generated files, relative to the repository root.
 pub const FOLDER: &str = "src/fast/tables";
 
-/// The profiles, by the names of `src/abnf/`'s `PROFILES`.
+/// The profiles, by the names of `iribis::grammar::ABNF_PROFILES`.
 const PROFILES: [&str; 4] = ["rfc3987bis", "rfc3987", "leiri", "rfc3986"];
 
 /// (profile, start rule): the four reference rules of each profile, under
@@ -574,6 +569,13 @@ impl<'g> Translator<'g> {
             Node::Sequence(v) => Hir::concat(v.iter().map(|&c| class(&[(c, c)])).collect()),
             Node::Rule(name) => self.rule(name)?,
             Node::Prose(p) => return Err(format!("prose <{p}> has no meaning a DFA can take")),
+            // Node is non-exhaustive: a kind added to the reader needs its
+            // regular expression here.
+            other => {
+                return Err(format!(
+                    "an ABNF node the generator cannot compile: {other:?}"
+                ));
+            }
         })
     }
 }

@@ -1,6 +1,7 @@
-//! `cargo run -p iribis-gen`: writes the generated DFA tables of
-//! `src/fast/tables/`, and the look-alike table `src/spoof/lookalikes.rs`
-//! from `gen/data/lookalikes.tsv`, into the repository this crate sits in.
+//! `cargo run -p iribis-gen`: writes the syntax files of
+//! `iribis-gen-syntax`, the generated DFA tables of `src/fast/tables/`, and
+//! the look-alike table `src/spoof/lookalikes.rs` from
+//! `gen/data/lookalikes.tsv`, into the repository this crate sits in.
 
 use std::path::Path;
 
@@ -9,7 +10,14 @@ fn main() {
     let lookalikes = std::fs::read_to_string(root.join(iribis_gen::lookalikes::DATA))
         .map_err(|e| format!("{}: {e}", iribis_gen::lookalikes::DATA))
         .and_then(|data| iribis_gen::lookalikes::table(&data));
+    let syntax = iribis_gen_syntax::files(&root).map(|files| {
+        files
+            .into_iter()
+            .map(|(path, text)| (path, text.into_bytes()))
+            .collect::<Vec<_>>()
+    });
     let files = match iribis_gen::files().and_then(|mut files| {
+        files.extend(syntax?);
         files.push((
             iribis_gen::lookalikes::PATH.to_owned(),
             lookalikes?.into_bytes(),

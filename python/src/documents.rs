@@ -1,12 +1,12 @@
 //! `iribis.check_document`: the IRIs inside a document (N-Triples, N-Quads,
 //! Turtle, TriG, RDF/XML, HTML, XML), read by the library's document
-//! readers (`iribis::documents`) in any encoding their rules find, each
+//! readers (`iribis_documents`) in any encoding their rules find, each
 //! checked, as the records `iri check --from FORMAT --json` writes.
 
 use std::path::PathBuf;
 
 use iribis::check::{Checker, Report, Violation as Finding};
-use iribis::documents::{read, Format, Found, Options, Undecodable, What};
+use iribis_documents::{read, Format, Found, Options, Undecodable, What};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};

@@ -19,7 +19,7 @@ use crate::normalize::DEFAULT_PORTS;
 use crate::normalize::DNS_SCHEMES;
 use crate::profile::Profile;
 use crate::render::describe;
-use crate::unicode::{bidi_class, is_combining_mark, is_nfc, is_nfkc, BidiClass};
+use crate::unicode::{BidiClass, bidi_class, is_combining_mark, is_nfc, is_nfkc};
 
 /// A severity preset.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -216,8 +216,15 @@ impl Violation {
     /// A finding of `code` at `severity`: `len` characters from the byte
     /// `byte` (character `char`) of `component`; nothing expected, no
     /// readers' details (for the findings the document readers add).
-    #[cfg(feature = "documents")]
-    pub(crate) fn new(
+    ///
+    /// ```
+    /// use iribis::check::{Code, Severity, Violation};
+    /// use iribis::Component;
+    ///
+    /// let v = Violation::new(Code::NotNfc, Severity::Warning, "not NFC".into(), (0, 0, 1), Component::Path);
+    /// assert_eq!(v.code, Code::NotNfc);
+    /// ```
+    pub fn new(
         code: Code,
         severity: Severity,
         message: String,
@@ -701,7 +708,7 @@ fn check_readings(
     hosts: &mut HostMemo,
     found: &mut Findings<'_>,
 ) {
-    use crate::readings::{host_may_differ, rest_may_differ, scheme_kind, HostLook};
+    use crate::readings::{HostLook, host_may_differ, rest_may_differ, scheme_kind};
     let allowed = options.allowed_hosts.as_ref();
     if allowed.is_none() && !rest_may_differ(r) && !path_may_differ(r, options, found) {
         match host_may_differ(r, host, scheme, plain) {
@@ -802,8 +809,15 @@ fn check_characters(r: &IriRef<&str>, leiri: bool, found: &mut Findings<'_>) {
             );
         }
         if chars::is_iprivate(c, Profile::Rfc3987bis) && component == Component::Query {
-            found.push(Code::PrivateUseCharacter, i, end, component,
-                format!("U+{cp:04X} is a private-use character, whose meaning needs a private agreement"));
+            found.push(
+                Code::PrivateUseCharacter,
+                i,
+                end,
+                component,
+                format!(
+                    "U+{cp:04X} is a private-use character, whose meaning needs a private agreement"
+                ),
+            );
         }
         if leiri {
             let in_iri = if bidi_formatting {
@@ -1327,9 +1341,13 @@ fn check_bidi_label(label: &str, start: usize, found: &mut Findings<'_>) {
     let boundary = if !(rtl || ltr) {
         Some("does not start with a letter (RFC 5893 rule 1)")
     } else if rtl && !matches!(last, Some(R | AL | EN | AN)) {
-        Some("is right-to-left but does not end with a right-to-left letter or a digit (RFC 5893 rule 3)")
+        Some(
+            "is right-to-left but does not end with a right-to-left letter or a digit (RFC 5893 rule 3)",
+        )
     } else if ltr && !matches!(last, Some(L | EN)) {
-        Some("is left-to-right, in a host with right-to-left labels, but does not end with a letter or a digit (RFC 5893 rule 6)")
+        Some(
+            "is left-to-right, in a host with right-to-left labels, but does not end with a letter or a digit (RFC 5893 rule 6)",
+        )
     } else {
         None
     };

@@ -121,7 +121,6 @@ fn expectation(
 /// explained as the built-in grammar explains its own failures (the
 /// component from the delimiters before the position, the kind of error
 /// from the character there).
-#[cfg(feature = "lab")]
 pub(crate) fn explain_at(
     input: &str,
     rule: GrammarRule,
@@ -208,8 +207,8 @@ pub(crate) struct Place {
 /// take their components from the parse tree.
 pub(crate) fn locate(prefix: &str, rule: Sym) -> Place {
     use Sym::{
-        absolute_IRI, absolute_URI, authority, h16, host, iauthority, ihost, irelative_ref, ls32,
-        relative_ref, IP_literal, IPv6address, IPvFuture, IRI_reference, URI_reference, IRI, URI,
+        IP_literal, IPv6address, IPvFuture, IRI, IRI_reference, URI, URI_reference, absolute_IRI,
+        absolute_URI, authority, h16, host, iauthority, ihost, irelative_ref, ls32, relative_ref,
     };
     let mut place = Place {
         component: Component::of_rule(rule),
@@ -357,7 +356,7 @@ fn classify(prefix: &str, rest: &str, place: &Place, profile: Profile, rule: Sym
         // A start rule that only an IP literal's brackets hold is inside
         // one: percent-encoding is no way out there either.
         _ if place.in_ip_literal || place.in_ip_address => {
-            return ErrorKind::InvalidIpLiteral { ch }
+            return ErrorKind::InvalidIpLiteral { ch };
         }
         Component::Port | Component::Authority
             if place

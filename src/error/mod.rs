@@ -220,8 +220,16 @@ impl ParseError {
     /// as the built-in grammar explains its own failures (the component
     /// from the delimiters before the position, the kind of error from the
     /// character there).
-    #[cfg(feature = "lab")]
-    pub(crate) fn explained_at(
+    ///
+    /// ```
+    /// use iribis::{GrammarRule, ParseError, Profile};
+    ///
+    /// let ireg_name = GrammarRule::from_name("ireg-name").unwrap();
+    /// let iri = GrammarRule::from_name("IRI").unwrap();
+    /// let e = ParseError::explained_at("http://a b/", Profile::Rfc3987bis, iri, 8, vec![ireg_name], false);
+    /// assert_eq!(e.byte(), 8);
+    /// ```
+    pub fn explained_at(
         input: &str,
         profile: Profile,
         rule: GrammarRule,

@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::sync::{LazyLock, OnceLock};
 
-use super::{body, validator, Validator, DEAD, START};
+use super::{DEAD, START, Validator, body, validator};
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
 use crate::syntax::Sym;
@@ -107,9 +107,33 @@ rule_tables! {
     RFC3986_RULES = "rfc3986-rules.dfa";
 }
 
-/// One of the DFAs, stepped a byte at a time.
+/// The minimal DFA of a grammar rule under a profile, over UTF-8 bytes,
+/// stepped a byte at a time.
+///
+/// State [`Dfa::DEAD`] is the dead state (no continuation is valid) and
+/// [`Dfa::START`] the start; every state is below [`Dfa::states`]. The
+/// DFAs are generated from the ABNF (`gen/`) and checked in, so this walks
+/// the spec's own language.
+///
+/// ```
+/// use iribis::{dfa::Dfa, GrammarRule, Profile};
+///
+/// let dfa = Dfa::of(GrammarRule::from_name("IPv4address").unwrap(), Profile::Rfc3987bis).unwrap();
+/// assert!(dfa.accepts_all("192.0.2.1"));
+/// // The first character that no valid input can have there: the "6" of 256.
+/// assert_eq!(dfa.dead_end("192.0.2.256").map(|d| d.byte()), Some(9));
+/// let mut s = Dfa::START;
+/// for &b in b"10.0.0.1" {
+///     s = dfa.step(s, b);
+/// }
+/// assert!(dfa.accepts(s));
+/// ```
 #[derive(Clone, Copy)]
-pub(crate) enum Dfa {
+pub struct Dfa(Tables);
+
+/// Where a [`Dfa`]'s transitions are.
+#[derive(Clone, Copy)]
+enum Tables {
     /// A reference rule's fast-path tables.
     Reference(&'static Validator),
     /// Any other rule's minimal DFA.
@@ -117,12 +141,17 @@ pub(crate) enum Dfa {
 }
 
 impl Dfa {
+    /// The dead state: no continuation of the input is valid.
+    pub const DEAD: usize = DEAD;
+    /// The start state.
+    pub const START: usize = START;
+
     /// The DFA of `rule` (by the profile's own name, `URI-reference` under
     /// `rfc3986`) under `profile`, if there is one.
-    pub(crate) fn of(rule: GrammarRule, profile: Profile) -> Option<Dfa> {
+    pub fn of(rule: GrammarRule, profile: Profile) -> Option<Dfa> {
         use Sym::{
-            absolute_IRI, absolute_URI, irelative_ref, relative_ref, IRI_reference, URI_reference,
-            IRI, URI,
+            IRI, IRI_reference, URI, URI_reference, absolute_IRI, absolute_URI, irelative_ref,
+            relative_ref,
         };
         // The URI rules are the same in every profile (the IRI profiles'
         // grammars include RFC 3986's): their tables are `rfc3986`'s.
@@ -135,7 +164,7 @@ impl Dfa {
             _ => None,
         };
         if let Some((rule, profile)) = reference {
-            return validator(rule, profile).map(Dfa::Reference);
+            return validator(rule, profile).map(|v| Dfa(Tables::Reference(v)));
         }
         let name = rule.abnf_name().to_ascii_lowercase();
         let own: &HashMap<String, RuleDfa> = match profile {
@@ -146,47 +175,49 @@ impl Dfa {
         };
         own.get(&name)
             .or_else(|| RFC3986_RULES.get(&name))
-            .map(Dfa::Rule)
+            .map(|d| Dfa(Tables::Rule(d)))
     }
 
-    /// The state after `b` from state `s` (0 is dead, 1 the start).
+    /// The state after `b` from state `s`: [`Dfa::DEAD`] once no
+    /// continuation is valid. `s` must be below [`Dfa::states`].
     #[inline]
-    pub(crate) fn step(self, s: usize, b: u8) -> usize {
-        match self {
-            Dfa::Reference(v) => v.next_state(s, b),
-            Dfa::Rule(d) => {
+    pub fn step(self, s: usize, b: u8) -> usize {
+        match self.0 {
+            Tables::Reference(v) => v.next_state(s, b),
+            Tables::Rule(d) => {
                 usize::from(d.next[s * d.classes + usize::from(d.class[usize::from(b)])])
             }
         }
     }
 
-    /// Whether an input may end in state `s`.
-    pub(crate) fn accepts(self, s: usize) -> bool {
-        match self {
-            Dfa::Reference(v) => v.accept[s % super::STATES],
-            Dfa::Rule(d) => d.accept[s],
+    /// Whether an input may end in state `s`, a state below
+    /// [`Dfa::states`].
+    pub fn accepts(self, s: usize) -> bool {
+        match self.0 {
+            Tables::Reference(v) => v.accept[s % super::STATES],
+            Tables::Rule(d) => d.accept[s],
         }
     }
 
     /// The tree of shortest inputs to each state, built on first use.
     fn shortest_inputs(self) -> &'static ShortestInputs {
-        match self {
-            Dfa::Reference(v) => v.shortest.get_or_init(|| ShortestInputs::of(self)),
-            Dfa::Rule(d) => d.shortest.get_or_init(|| ShortestInputs::of(self)),
+        match self.0 {
+            Tables::Reference(v) => v.shortest.get_or_init(|| ShortestInputs::of(self)),
+            Tables::Rule(d) => d.shortest.get_or_init(|| ShortestInputs::of(self)),
         }
     }
 
     /// The number of states, the dead one included.
-    pub(crate) fn states(self) -> usize {
-        match self {
-            Dfa::Reference(v) => v.states,
-            Dfa::Rule(d) => d.accept.len(),
+    pub fn states(self) -> usize {
+        match self.0 {
+            Tables::Reference(v) => v.states,
+            Tables::Rule(d) => d.accept.len(),
         }
     }
 
     /// Where `input` stops being a prefix of a valid input: `None` when the
     /// whole of it is valid.
-    pub(crate) fn dead_end(self, input: &str) -> Option<DeadEnd> {
+    pub fn dead_end(self, input: &str) -> Option<DeadEnd> {
         let mut s = START;
         // The state at the start of the character being read.
         let (mut at, mut before) = (0, START);
@@ -211,7 +242,7 @@ impl Dfa {
     }
 
     /// Whether the whole of `input` is in the rule's language.
-    pub(crate) fn accepts_all(self, input: &str) -> bool {
+    pub fn accepts_all(self, input: &str) -> bool {
         self.dead_end(input).is_none()
     }
 }
@@ -219,7 +250,7 @@ impl Dfa {
 /// The first character of an input that cannot belong to any valid input
 /// (or its end, when it ends too early), and the DFA's state before it.
 #[derive(Clone, Copy)]
-pub(crate) struct DeadEnd {
+pub struct DeadEnd {
     dfa: Dfa,
     /// The byte offset of that character, or the input's length.
     pub(crate) byte: usize,
@@ -246,6 +277,12 @@ impl Allowed {
 }
 
 impl DeadEnd {
+    /// The byte offset of the first character that no valid input can
+    /// have there, or the input's length when the input ends too early.
+    pub fn byte(&self) -> usize {
+        self.byte
+    }
+
     /// The characters that could stand at the position instead: those
     /// whose first byte leads to a live state. (A non-ASCII character is
     /// allowed when some lead byte is; which ones exactly, the report

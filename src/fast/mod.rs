@@ -25,7 +25,7 @@
 //! The tests in `tests/fast_path.rs` check that the two paths agree.
 
 pub(crate) mod dead;
-mod phase;
+pub mod phase;
 mod split;
 
 use std::sync::LazyLock;

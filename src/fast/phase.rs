@@ -3,7 +3,7 @@
 //! with the authority's "@", ":" and brackets, as states ("phases") and
 //! transitions over bytes.
 //!
-//! The generator in `gen/` (which includes this file by path) crosses each grammar DFA
+//! The generator in `gen/` (through `iribis::__gen::phase`) crosses each grammar DFA
 //! with this automaton, so every state of the tables it writes carries the
 //! phase its input is in; the split (`super::split`) reads the components
 //! off how many bytes the walk spent in each phase. That works because the
@@ -15,43 +15,42 @@
 // a phase to itself or to a later one.
 
 /// Nothing read yet.
-pub(crate) const START: u8 = 0;
+pub const START: u8 = 0;
 /// In a first run of bytes with none of ":/?#": a scheme if a ":"
 /// follows, else the path.
-pub(crate) const FIRST: u8 = 1;
+pub const FIRST: u8 = 1;
 /// The scheme's ":".
-pub(crate) const SCHEME: u8 = 2;
+pub const SCHEME: u8 = 2;
 /// A "/" where the hierarchical part starts.
-pub(crate) const SLASH: u8 = 3;
+pub const SLASH: u8 = 3;
 /// The second "/" of "//", and the authority up to its first ":", "@"
 /// or "[".
-pub(crate) const AUTHORITY: u8 = 4;
+pub const AUTHORITY: u8 = 4;
 /// From a ":" before any "@": the userinfo's or the port's.
-pub(crate) const COLON: u8 = 5;
+pub const COLON: u8 = 5;
 /// From the "@" that ends the userinfo.
-pub(crate) const HOST: u8 = 6;
+pub const HOST: u8 = 6;
 /// From the "[" that opens an IP literal.
-pub(crate) const LITERAL: u8 = 7;
+pub const LITERAL: u8 = 7;
 /// The "]" that closes it.
-pub(crate) const CLOSED: u8 = 8;
+pub const CLOSED: u8 = 8;
 /// From the ":" of the port, after an "@" or an IP literal.
-pub(crate) const PORT: u8 = 9;
+pub const PORT: u8 = 9;
 /// From the delimiter that starts the path, if any.
-pub(crate) const PATH: u8 = 10;
+pub const PATH: u8 = 10;
 /// From the "?".
-pub(crate) const QUERY: u8 = 11;
+pub const QUERY: u8 = 11;
 /// From the "#".
-pub(crate) const FRAGMENT: u8 = 12;
+pub const FRAGMENT: u8 = 12;
 /// The number of phases.
-pub(crate) const COUNT: usize = 13;
+pub const COUNT: usize = 13;
 
 /// The phase after `s` reads `b`. Transitions that no valid reference
 /// takes (such as "[" after a ":" in the authority) go anywhere forward.
 ///
 /// `gen/` compiles this function into the tables; in the library, the
 /// tests check the tables against it.
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn next(s: u8, b: u8) -> u8 {
+pub fn next(s: u8, b: u8) -> u8 {
     match (s, b) {
         // "#" ends everything before the fragment, "?" everything before
         // the query.

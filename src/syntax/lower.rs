@@ -7,8 +7,8 @@
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-use pest::iterators::Pair;
 use pest::RuleType;
+use pest::iterators::Pair;
 
 use super::{Sym, Visit};
 use crate::meta::{HostMeta, Meta, Slot, Span};

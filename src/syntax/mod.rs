@@ -32,7 +32,7 @@ pub(crate) trait Visit {
 
 /// Runs `$body` with `$m` bound to the generated module of `$profile`.
 macro_rules! with_profile {
-    ($profile:expr, $m:ident => $body:expr) => {
+    ($profile:expr_2021, $m:ident => $body:expr_2021) => {
         match $profile {
             Profile::Rfc3987bis => {
                 use generated::rfc3987bis as $m;

@@ -1,5 +1,5 @@
 //! The grammar playground's backend in the browser: the requests of
-//! `iri grammar serve` (`iribis::lab::playground`), answered inside a Web
+//! `iri grammar serve` (`iribis_lab::playground`), answered inside a Web
 //! Worker of the static page, with the same JSON.
 //!
 //! What the server does with threads and timeouts is done here by the
@@ -9,15 +9,15 @@
 //! is ended by terminating the worker and starting a new one. The lab's
 //! recursion, which runs on a thread with a 2 GiB stack natively, runs on
 //! the module's own stack here, whose size `build.rs` sets and the lab's
-//! limits are held to (see `iribis::lab::MAX_EXPRESSIONS`).
+//! limits are held to (see `iribis_lab::MAX_EXPRESSIONS`).
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 
-use iribis::lab::playground::{self, ApiError, Grammars};
-use iribis::lab::PestGrammar;
+use iribis_lab::playground::{self, ApiError, Grammars};
+use iribis_lab::PestGrammar;
 use iribis::Profile;
 use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;

@@ -1,0 +1,679 @@
+//! The cases taken from outside the generator: the specs' own examples
+//! (`tests/data/spec-examples/`), other projects' test vectors
+//! (`tests/data/conformance/`), and templates for the operations, whose
+//! expected answers the library computes (it is tested against the specs'
+//! examples for each of them).
+//!
+//! A vector whose source expects something the spec does not say keeps the
+//! spec's answer, with a `note` naming what the source expected.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use iribis::GrammarRule;
+use iribis::Profile;
+use iribis::convert::{ToIriOptions, ToUriOptions};
+use iribis::dfa::Dfa;
+use iribis::resolve::ResolveOptions;
+use iribis::{Iri, IriRef, ParseOptions};
+
+use super::case::{Case, Expect, Op, Parts};
+use super::generate::verdict;
+
+/// The spec-example files, by name (`tests/data/spec-examples/NAME.txt`).
+macro_rules! examples {
+    ($($name:literal),* $(,)?) => {
+        &[$(($name, include_str!(concat!("../data/spec-examples/", $name, ".txt")))),*]
+    };
+}
+
+/// Every file of `tests/data/spec-examples/` (its README describes them).
+pub(crate) const SPEC_EXAMPLES: &[(&str, &str)] = examples![
+    "3987bis-front-matter",
+    "3987bis-3.4.1",
+    "3987bis-3.4.2",
+    "3987bis-3.4.3",
+    "3987bis-4.2",
+    "3987bis-4.3",
+    "3987bis-5.4",
+    "3987bis-6.3",
+    "3987bis-8.4",
+    "3987bis-8.5",
+    "3987bis-10",
+    "3987bis-12.3.1",
+    "3987bis-12.11",
+    "3987bis-authors",
+    "rfc3986-1.1.2",
+    "rfc3986-3",
+    "rfc3986-3.3",
+    "rfc3986-5.4.1",
+    "rfc3986-5.4.2",
+    "rfc3986-6.2.2",
+    "rfc3986-6.2.2.1",
+    "rfc3986-6.2.3",
+    "rfc3986-6.2.4",
+    "rfc3987-3.1",
+    "rfc3987-3.2",
+    "rfc3987-3.2.1",
+    "rfc3987-4.4",
+    "rfc3987-5.2",
+    "rfc3987-5.3.2",
+    "rfc3987-5.3.2.1",
+    "rfc3987-5.3.2.2",
+    "rfc3987-5.3.2.3",
+    "rfc3987-5.3.3",
+    "rfc3987-5.3.4",
+    "rfc3987-6.4",
+    "rfc3987-7.4",
+    "rfc3987-7.5",
+    "rfc3987-8",
+    "rfc3987-A.4",
+];
+
+/// Other projects' vectors, gathered with their provenance (the README
+/// beside the files): the shared corpus, and the resolution tables of
+/// iri-string's and fluent-uri's test suites.
+const VECTORS: &[&str] = &[
+    include_str!("../data/conformance/vectors.jsonl"),
+    include_str!("../data/conformance/harvested.jsonl"),
+];
+
+/// The JSON-Schema-Test-Suite's format tests (MIT, Copyright (c) 2012
+/// Julian Berman), unchanged.
+const JSON_SCHEMA: &[(&str, &str)] = &[
+    (
+        "iri",
+        include_str!("../data/conformance/json-schema-test-suite/iri.json"),
+    ),
+    (
+        "iri-reference",
+        include_str!("../data/conformance/json-schema-test-suite/iri-reference.json"),
+    ),
+    (
+        "uri",
+        include_str!("../data/conformance/json-schema-test-suite/uri.json"),
+    ),
+    (
+        "uri-reference",
+        include_str!("../data/conformance/json-schema-test-suite/uri-reference.json"),
+    ),
+];
+
+/// The section a spec-example file is about: `rfc3986-5.4.1` is
+/// "RFC 3986 §5.4.1".
+pub(crate) fn section(file: &str) -> String {
+    let (doc, rest) = file.split_once('-').unwrap_or((file, ""));
+    let doc = match doc {
+        "rfc3986" => "RFC 3986",
+        "rfc3987" => "RFC 3987",
+        _ => "3987bis",
+    };
+    match rest {
+        "front-matter" => format!("{doc} front matter"),
+        "authors" => format!("{doc} authors' addresses"),
+        s if s.starts_with("A.") => format!("{doc} Appendix {s}"),
+        s => format!("{doc} §{s}"),
+    }
+}
+
+/// The examples of a file: the lines that are not comments (`""` is the
+/// empty string), each with the comment just before it.
+pub(crate) fn lines(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut label = String::new();
+    for line in text.lines() {
+        if let Some(c) = line.strip_prefix("# ") {
+            label = c.to_owned();
+            continue;
+        }
+        let value = if line == "\"\"" { "" } else { line };
+        out.push((value.to_owned(), std::mem::take(&mut label)));
+    }
+    out
+}
+
+/// The reference rule of a profile, by its own name.
+fn reference_rule(profile: Profile) -> &'static str {
+    if profile == Profile::Rfc3986 {
+        "URI-reference"
+    } else {
+        "IRI-reference"
+    }
+}
+
+/// A case with a rule and a base.
+fn case(
+    (id, op, profile): (String, Op, Profile),
+    rule: Option<&str>,
+    input: &str,
+    base: Option<&str>,
+    expect: Expect,
+    source: String,
+) -> Case {
+    Case {
+        rule: rule.map(str::to_owned),
+        base: base.map(str::to_owned),
+        ..Case::new(id, op, profile, input, expect, source)
+    }
+}
+
+/// Every spec example as a `valid` case of the reference rule, in every
+/// profile (an example printed in several places is one case, with every
+/// place as its source).
+pub(crate) fn spec_valid() -> Vec<Case> {
+    let mut inputs: Vec<String> = Vec::new();
+    let mut sources: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (file, text) in SPEC_EXAMPLES {
+        for (input, _) in lines(text) {
+            let places = sources.entry(input.clone()).or_default();
+            if places.is_empty() {
+                inputs.push(input.clone());
+            }
+            let s = section(file);
+            if !places.contains(&s) {
+                places.push(s);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for profile in Profile::ALL {
+        let rule = reference_rule(profile);
+        let Some(dfa) = Dfa::of(GrammarRule::IRI_REFERENCE.for_profile(profile), profile) else {
+            continue;
+        };
+        for (i, input) in inputs.iter().enumerate() {
+            out.push(case(
+                (
+                    format!("valid/{profile}/{rule}/spec/{}", i + 1),
+                    Op::Valid,
+                    profile,
+                ),
+                Some(rule),
+                input,
+                None,
+                verdict(dfa, input),
+                format!("example of {}", sources[input].join(", ")),
+            ));
+        }
+    }
+    out
+}
+
+/// The components of a reference under a profile, or the parse error.
+pub(crate) fn components(input: &str, profile: Profile) -> Expect {
+    match IriRef::parse_with(input, &ParseOptions::new().profile(profile)) {
+        Ok(r) => Expect::Components(Parts::of(&r)),
+        Err(_) => Expect::Error,
+    }
+}
+
+/// What resolving `input` against `base` gives under `profile`: the base
+/// must be an IRI (with a scheme, RFC 3986 §5.1) and both must parse.
+pub(crate) fn resolution(base: &str, input: &str, profile: Profile) -> Expect {
+    let o = ParseOptions::new().profile(profile);
+    let (Ok(b), Ok(r)) = (IriRef::parse_with(base, &o), IriRef::parse_with(input, &o)) else {
+        return Expect::Error;
+    };
+    let Ok(b) = Iri::try_from(b) else {
+        return Expect::Error;
+    };
+    let strict = b.resolve(&r).to_string();
+    let loose = b
+        .resolve_with(&r, &ResolveOptions::new().strict(false))
+        .to_string();
+    Expect::Result {
+        also: if loose != strict { vec![loose] } else { vec![] },
+        result: strict,
+    }
+}
+
+/// Syntax-based normalization (RFC 3986 §6.2.2, RFC 3987 §5.3.2).
+pub(crate) fn normalization(input: &str, profile: Profile) -> Expect {
+    match IriRef::parse_with(input, &ParseOptions::new().profile(profile)) {
+        Ok(r) => Expect::Result {
+            result: r.normalize().to_string(),
+            also: vec![],
+        },
+        Err(_) => Expect::Error,
+    }
+}
+
+/// IRI → URI: registered names percent-encoded (3987bis §3.4.1), or
+/// through IDNA (§3.4.2), which the spec allows as well.
+pub(crate) fn to_uri(input: &str, profile: Profile) -> Expect {
+    let o = ToUriOptions::new().profile(profile);
+    match iribis::to_uri(input, &o) {
+        Ok(result) => {
+            let also = iribis::to_uri(input, &o.idna(true))
+                .ok()
+                .filter(|s| *s != result)
+                .into_iter()
+                .collect();
+            Expect::Result { result, also }
+        }
+        Err(_) => Expect::Error,
+    }
+}
+
+/// URI → IRI (3987bis §4.2): the default, and the answers the spec's
+/// options also allow (step 7's `xn--` labels kept, the characters §5.1
+/// advises against decoded).
+pub(crate) fn to_iri(input: &str) -> Expect {
+    let o = ToIriOptions::new();
+    match iribis::to_iri(input, &o) {
+        Ok(result) => {
+            let mut also: Vec<String> = Vec::new();
+            for v in [
+                o.idna(false),
+                o.decode_all(true),
+                o.idna(false).decode_all(true),
+                o.decode_spoofable(true),
+            ] {
+                if let Ok(s) = iribis::to_iri(input, &v) {
+                    if s != result && !also.contains(&s) {
+                        also.push(s);
+                    }
+                }
+            }
+            Expect::Result { result, also }
+        }
+        Err(_) => Expect::Error,
+    }
+}
+
+/// The spec examples of the operations: every resolution of RFC 3986
+/// §5.4 (in every profile: they are URIs), and the conversions and
+/// normalizations the specs print, each pair as the spec prints it.
+pub(crate) fn spec_ops() -> Vec<Case> {
+    let mut out = Vec::new();
+    for file in ["rfc3986-5.4.1", "rfc3986-5.4.2"] {
+        let text = SPEC_EXAMPLES
+            .iter()
+            .find(|(f, _)| *f == file)
+            .map_or("", |(_, t)| t);
+        let all = lines(text);
+        let base = all.first().map(|(b, _)| b.clone()).unwrap_or_default();
+        let mut reference = String::new();
+        let mut pairs: Vec<(String, String, Option<String>)> = Vec::new();
+        for (value, label) in all.iter().skip(1) {
+            if label == "reference" {
+                reference = value.clone();
+            } else if label.starts_with("target") {
+                if label.contains("non-strict") {
+                    if let Some(last) = pairs.last_mut() {
+                        last.2 = Some(value.clone());
+                    }
+                } else {
+                    pairs.push((reference.clone(), value.clone(), None));
+                }
+            }
+        }
+        for profile in Profile::ALL {
+            for (i, (r, target, loose)) in pairs.iter().enumerate() {
+                let mut c = case(
+                    (
+                        format!("resolve/{profile}/spec/{file}/{}", i + 1),
+                        Op::Resolve,
+                        profile,
+                    ),
+                    None,
+                    r,
+                    Some(&base),
+                    Expect::Result {
+                        result: target.clone(),
+                        also: loose.iter().cloned().collect(),
+                    },
+                    format!("example of {}", section(file)),
+                );
+                if loose.is_some() {
+                    c.note = Some(
+                        "RFC 3986 §5.4.2: strict parsers give the first answer; the \
+                         backward-compatible reading of §5.2.2 the second"
+                            .into(),
+                    );
+                }
+                out.push(c);
+            }
+        }
+    }
+    // (op, input, expected as printed, place, note)
+    let printed: &[(Op, &str, &str, &str, Option<&str>)] = &[
+        (
+            Op::ToUri,
+            "http://résumé.example.org",
+            "http://r%C3%A9sum%C3%A9.example.org",
+            "rfc3987-3.1",
+            None,
+        ),
+        (
+            Op::ToUri,
+            "http://résumé.example.org",
+            "http://r%C3%A9sum%C3%A9.example.org",
+            "3987bis-3.4.1",
+            None,
+        ),
+        (
+            Op::ToUri,
+            "http://résumé.example.org",
+            "http://xn--rsum-bpad.example.org",
+            "rfc3987-3.1",
+            Some("ToASCII (3987bis §3.4.2), which the spec allows in place of percent-encoding"),
+        ),
+        (
+            Op::ToUri,
+            "http://validator.w3.org/check?uri=http%3A%2F%2Frésumé.example.org",
+            "http://validator.w3.org/check?uri=http%3A%2F%2Fr%C3%A9sum%C3%A9.example.org",
+            "3987bis-3.4.3",
+            None,
+        ),
+        (
+            Op::ToUri,
+            "http://www.example.org/red%09rosé#red",
+            "http://www.example.org/red%09ros%C3%A9#red",
+            "3987bis-3.4.3",
+            Some(
+                "percent-encodings already there are kept: not http%3A%2F%2Fwww.example.org%2Fred%2509ros%C3%A9%23red",
+            ),
+        ),
+        (
+            Op::ToUri,
+            "http://example.com/𐌀𐌁𐌂",
+            "http://example.com/%F0%90%8C%80%F0%90%8C%81%F0%90%8C%82",
+            "rfc3987-3.1",
+            None,
+        ),
+        (
+            Op::ToUri,
+            "http://www.example.org/r%E9sum%E9.xml#résumé",
+            "http://www.example.org/r%E9sum%E9.xml#r%C3%A9sum%C3%A9",
+            "rfc3987-6.4",
+            None,
+        ),
+        (
+            Op::ToUri,
+            "http://www.example.org/résumé.html",
+            "http://www.example.org/r%C3%A9sum%C3%A9.html",
+            "rfc3987-6.4",
+            None,
+        ),
+        (
+            Op::ToIri,
+            "http://www.example.org/D%C3%BCrst",
+            "http://www.example.org/Dürst",
+            "3987bis-4.3",
+            None,
+        ),
+        (
+            Op::ToIri,
+            "http://www.example.org/D%FCrst",
+            "http://www.example.org/D%FCrst",
+            "3987bis-4.3",
+            Some("%FC is not UTF-8: it stays encoded"),
+        ),
+        (
+            Op::ToIri,
+            "http://xn--99zt52a.example.org/%e2%80%ae",
+            "http://納豆.example.org/%E2%80%AE",
+            "3987bis-4.3",
+            Some(
+                "U+202E (a bidi formatting character) stays encoded, in uppercase; step 7 may keep the xn-- label (RFC 3987 §3.2.1 does)",
+            ),
+        ),
+        (
+            Op::ToIri,
+            "http://www.example.org/r%E9sum%E9.html",
+            "http://www.example.org/r%E9sum%E9.html",
+            "rfc3987-3.2",
+            Some("ISO-8859-1 percent-encodings must not be decoded"),
+        ),
+        (
+            Op::ToIri,
+            "http://www.example.org/r%C3%A9sum%C3%A9.html",
+            "http://www.example.org/résumé.html",
+            "rfc3987-6.4",
+            None,
+        ),
+        (
+            Op::ToIri,
+            "http://www.example.org/r%E9sum%E9.xml#r%C3%A9sum%C3%A9",
+            "http://www.example.org/r%E9sum%E9.xml#résumé",
+            "rfc3987-6.4",
+            None,
+        ),
+        (
+            Op::Normalize,
+            "eXAMPLE://a/./b/../b/%63/%7bfoo%7d",
+            "example://a/b/c/%7Bfoo%7D",
+            "rfc3986-6.2.2",
+            None,
+        ),
+        (
+            Op::Normalize,
+            "eXAMPLE://a/./b/../b/%63/%7bfoo%7d/ros%C3%A9",
+            "example://a/b/c/%7Bfoo%7D/rosé",
+            "rfc3987-5.3.2",
+            None,
+        ),
+        (
+            Op::Normalize,
+            "HTTP://www.EXAMPLE.com/",
+            "http://www.example.com/",
+            "rfc3986-6.2.2.1",
+            None,
+        ),
+        (
+            Op::Normalize,
+            "http://example.org/%7euser",
+            "http://example.org/~user",
+            "rfc3987-5.3.2.3",
+            None,
+        ),
+        (
+            Op::Normalize,
+            "http://example.org/%7Euser",
+            "http://example.org/~user",
+            "rfc3987-5.3.2.3",
+            None,
+        ),
+        (
+            Op::Normalize,
+            "http://example.com/?",
+            "http://example.com/?",
+            "rfc3986-6.2.3",
+            Some("an empty query is not an absent one: the \"?\" stays"),
+        ),
+        (
+            Op::Normalize,
+            "http://www.example.org/re\u{301}sume\u{301}.html",
+            "http://www.example.org/re\u{301}sume\u{301}.html",
+            "rfc3987-5.3.2.2",
+            Some("syntax-based normalization does not normalize to NFC (RFC 3987 §5.3.2.2)"),
+        ),
+    ];
+    let mut n: BTreeMap<Op, usize> = BTreeMap::new();
+    for &(op, input, expected, place, note) in printed {
+        let profile = Profile::Rfc3987bis;
+        let k = n.entry(op).or_default();
+        *k += 1;
+        let expect = match op {
+            Op::ToUri => to_uri(input, profile),
+            Op::ToIri => to_iri(input),
+            _ => normalization(input, profile),
+        };
+        // The printed answer must be among those the library allows.
+        let expect = match expect {
+            Expect::Result { result, mut also } if result != expected => {
+                also.retain(|a| a != expected);
+                also.insert(0, result);
+                Expect::Result {
+                    result: expected.to_owned(),
+                    also,
+                }
+            }
+            e => e,
+        };
+        let mut c = case(
+            (format!("{op}/{profile}/spec/{place}/{k}"), op, profile),
+            None,
+            input,
+            None,
+            expect,
+            format!("example of {}", section(place)),
+        );
+        c.note = note.map(str::to_owned);
+        out.push(c);
+    }
+    out
+}
+
+/// The vectors of other projects: syntax vectors as `valid` cases of
+/// 3987bis, resolutions, conversions; and the JSON-Schema-Test-Suite's
+/// format tests. Each keeps its source; where the source expected
+/// otherwise than the spec, the case says so in its note.
+pub(crate) fn vectors() -> Vec<Case> {
+    let mut out = Vec::new();
+    let mut n: BTreeMap<&str, usize> = BTreeMap::new();
+    for line in VECTORS.iter().flat_map(|v| v.lines()) {
+        let Ok(v) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        let (Some(kind), Some(src)) = (s("kind"), s("src")) else {
+            continue;
+        };
+        let note = s("note");
+        let profile = s("profile")
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(Profile::Rfc3987bis);
+        let (op, input, base, expect, theirs) = match kind.as_str() {
+            "syntax" => {
+                let (Some(rule), Some(input), Some(valid)) = (
+                    s("rule"),
+                    s("input"),
+                    v.get("valid").and_then(Value::as_bool),
+                ) else {
+                    continue;
+                };
+                let Some(dfa) = GrammarRule::from_name(&rule).and_then(|r| Dfa::of(r, profile))
+                else {
+                    continue;
+                };
+                let expect = verdict(dfa, &input);
+                let agrees = matches!(expect, Expect::Valid { valid: v, .. } if v == valid);
+                let theirs = (!agrees).then(|| if valid { "valid" } else { "invalid" }.to_owned());
+                let k = n.entry("valid").or_default();
+                *k += 1;
+                let mut c = case(
+                    (
+                        format!("valid/{profile}/{rule}/vector/{k}"),
+                        Op::Valid,
+                        profile,
+                    ),
+                    Some(&rule),
+                    &input,
+                    None,
+                    expect,
+                    src,
+                );
+                c.note = join_notes(note, theirs);
+                out.push(c);
+                continue;
+            }
+            "resolve" => {
+                let (Some(base), Some(r)) = (s("base"), s("ref")) else {
+                    continue;
+                };
+                let expect = resolution(&base, &r, profile);
+                (Op::Resolve, r, Some(base), expect, s("expected"))
+            }
+            "to_uri" => {
+                let Some(input) = s("input") else { continue };
+                let expect = to_uri(&input, profile);
+                (Op::ToUri, input, None, expect, s("expected"))
+            }
+            "to_iri" => {
+                let Some(input) = s("input") else { continue };
+                let expect = to_iri(&input);
+                (Op::ToIri, input, None, expect, s("expected"))
+            }
+            _ => continue,
+        };
+        let theirs = theirs.filter(|t| match &expect {
+            Expect::Result { result, also } => t != result && !also.contains(t),
+            _ => true,
+        });
+        let k = n.entry(op.name()).or_default();
+        *k += 1;
+        let mut c = case(
+            (format!("{op}/{profile}/vector/{k}"), op, profile),
+            None,
+            &input,
+            base.as_deref(),
+            expect,
+            src,
+        );
+        c.note = join_notes(note, theirs);
+        out.push(c);
+    }
+    for (format, text) in JSON_SCHEMA {
+        let (rule, profile) = match *format {
+            "iri" => ("IRI", Profile::Rfc3987),
+            "iri-reference" => ("IRI-reference", Profile::Rfc3987),
+            "uri" => ("URI", Profile::Rfc3986),
+            _ => ("URI-reference", Profile::Rfc3986),
+        };
+        let Some(dfa) = GrammarRule::from_name(rule).and_then(|r| Dfa::of(r, profile)) else {
+            continue;
+        };
+        let groups: Vec<Value> = serde_json::from_str(text).unwrap_or_default();
+        let mut k = 0;
+        for g in groups {
+            for t in g["tests"].as_array().into_iter().flatten() {
+                let (Some(input), Some(valid), Some(what)) = (
+                    t["data"].as_str(),
+                    t["valid"].as_bool(),
+                    t["description"].as_str(),
+                ) else {
+                    continue;
+                };
+                k += 1;
+                let expect = verdict(dfa, input);
+                let agrees = matches!(expect, Expect::Valid { valid: v, .. } if v == valid);
+                let mut c = case(
+                    (
+                        format!("valid/{profile}/{rule}/json-schema/{k}"),
+                        Op::Valid,
+                        profile,
+                    ),
+                    Some(rule),
+                    input,
+                    None,
+                    expect,
+                    format!(
+                        "json-schema-org/JSON-Schema-Test-Suite tests/draft2020-12/optional/format/{format}.json ({what:?}; MIT)"
+                    ),
+                );
+                if !agrees {
+                    c.note = Some(format!(
+                        "the JSON-Schema-Test-Suite expects {}; the ABNF says otherwise",
+                        if valid { "valid" } else { "invalid" }
+                    ));
+                }
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// A vector's own note, and what its source expected where the spec
+/// answers otherwise.
+fn join_notes(note: Option<String>, theirs: Option<String>) -> Option<String> {
+    let theirs =
+        theirs.map(|t| format!("the source expects {t:?}; the spec's answer is the one here"));
+    match (note, theirs) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    }
+}

@@ -81,6 +81,9 @@ def run(argv, stdin_path, program):
 
 
 def main():
+    if "--help" in sys.argv or "-h" in sys.argv:
+        print(__doc__.strip())
+        return
     args = [a for a in sys.argv[1:] if a != "--cores" and a != "1"]
     one_core = "--cores" in sys.argv
     n = int(args[0]) if args else 1_000_000

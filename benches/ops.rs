@@ -24,10 +24,7 @@ use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterio
 const BASE: &str = "http://a/b/c/d;p?q";
 
 fn corpus() -> Vec<String> {
-    let path = format!(
-        "{}/benches/data/mixed-iris-20k.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/data/mixed-iris-20k.txt", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     text.lines().map(str::to_owned).collect()
 }

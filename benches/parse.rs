@@ -33,7 +33,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group};
 use iribis::{GrammarRule, Host, IriRef, Profile};
 
 fn corpus(name: &str) -> Vec<String> {
-    let path = format!("{}/benches/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
     text.lines().map(str::to_owned).collect()
 }

@@ -315,8 +315,8 @@ def render():
         w("## Differential fuzzing")
         w("")
         w("Ten minutes against each Rust peer (`nice`d, one at a time, on a shared two-core machine; `--profile rfc3987 --profile rfc3987bis`, and `rfc3986` where the crate has URIs; url with `--rule IRI`, the only rule it parses). "
-          "For oxiri, iri-string and fluent-uri every disagreement was the 3987bis tag range (U+E0000–E0FFF in a query), which the static suite's range-end cases already hold; the first, 5-second trial run against oxiri had found that no `components` case held such a character, so the suite now has `components` cases for every range end in context. "
-          "For url, 64 minimal findings (schemes with controls or in uppercase, an empty host after a userinfo, IPvFuture literals, `/.` paths, a lone `%`) were appended to the suite (`generator` `fuzz`, src/suite/findings.jsonl); the table below counts them against the suite that now holds them.")
+          "For oxiri, iri-string and fluent-uri every disagreement was the 3987bis tag range (U+E0000–E0FFF in a query), which the static suite's range-end cases hold, in `valid` cases and in `components` cases for every range end in context. "
+          "For url, the 64 minimal findings (schemes with controls or in uppercase, an empty host after a userinfo, IPvFuture literals, `/.` paths, a lone `%`) are cases of the suite (`generator` `fuzz`, crates/suite/src/findings.jsonl); the table below counts them against the suite that holds them.")
         w("")
         w("`iri suite fuzz --adapter CMD --seconds N` draws references from the grammar's automata and near misses of them, asks the implementation and the spec, and shrinks each disagreement by delta debugging to a minimal input attributed to a rule. "
           "It first runs the static suite's cases of the same operations and profiles: a finding is *new* when no static case of its rule and direction fails for that implementation.")

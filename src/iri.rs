@@ -9,7 +9,7 @@ use std::str::FromStr;
 
 use crate::decode::{Decoded, QueryPairs};
 use crate::error::ParseError;
-use crate::fast;
+use crate::fast::{self, Parsed, Proven};
 use crate::host::{Host, IpvFuture};
 use crate::meta::{HostMeta, Meta, Slot, Span};
 use crate::profile::Profile;
@@ -102,10 +102,13 @@ pub struct IriRef<T> {
     text: T,
     meta: Meta,
     profile: Profile,
-    /// Whether `meta` is a parse of `text`, whose spans are proven to lie
-    /// between characters: the accessors then slice without checking (see
-    /// [`component`]). False for a reference built from parts.
-    proven: bool,
+    /// `Some` when `meta` is a parse of `text`: its spans lie in `text`, in
+    /// order, between characters, and the accessors slice them without
+    /// checks ([`IriRef::component`]). Only `parse_ref` and `parse_owned`
+    /// set it, to the [`Proven`] of their parse; `None` for a reference
+    /// built from parts. No function changes `text` or `meta` once the
+    /// reference is built.
+    proof: Option<Proven>,
 }
 
 mod sealed {
@@ -333,20 +336,25 @@ impl<'a> IriRef<&'a str> {
             text: self.text.to_owned(),
             meta: self.meta,
             profile: self.profile,
-            proven: self.proven,
+            // The same text, copied.
+            proof: self.proof,
         }
     }
 }
 
 /// The DFA decides and the delimiters split (`crate::fast`); an input the
 /// DFA rejects gets an error whose details pest works out when asked.
-/// Either way the spans lie between characters (`IriRef::proven`).
+/// Either way the spans come with their proof (`IriRef::proof`).
 #[inline]
-fn parse_spans(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
+fn parse_spans(
+    input: &str,
+    rule: GrammarRule,
+    profile: Profile,
+) -> Result<(Meta, Proven), ParseError> {
     let mut meta = Meta::default();
     match fast::parse(input, rule, profile, &mut meta) {
-        Some(true) => Ok(meta),
-        Some(false) => Err(rejected(input, rule, profile)),
+        Some(Parsed::Valid(proof)) => Ok((meta, proof)),
+        Some(Parsed::Invalid) => Err(rejected(input, rule, profile)),
         None => parse_pest(input, rule, profile),
     }
 }
@@ -358,12 +366,12 @@ pub(crate) fn parse_owned(
     rule: GrammarRule,
     profile: Profile,
 ) -> Result<IriRef<String>, ParseError> {
-    let meta = parse_spans(&text, rule, profile)?;
+    let (meta, proof) = parse_spans(&text, rule, profile)?;
     Ok(IriRef {
         text,
         meta,
         profile,
-        proven: true,
+        proof: Some(proof),
     })
 }
 
@@ -375,16 +383,19 @@ fn parse_ref(input: &str, rule: GrammarRule, profile: Profile) -> Result<IriRef<
         text: input,
         meta: Meta::default(),
         profile,
-        proven: true,
+        proof: None,
     };
     match fast::parse(input, rule, profile, &mut r.meta) {
-        Some(true) => Ok(r),
-        Some(false) => Err(rejected(input, rule, profile)),
-        None => parse_pest(input, rule, profile).map(|meta| IriRef {
+        Some(Parsed::Valid(proof)) => {
+            r.proof = Some(proof);
+            Ok(r)
+        }
+        Some(Parsed::Invalid) => Err(rejected(input, rule, profile)),
+        None => parse_pest(input, rule, profile).map(|(meta, proof)| IriRef {
             text: input,
             meta,
             profile,
-            proven: true,
+            proof: Some(proof),
         }),
     }
 }
@@ -397,51 +408,23 @@ fn rejected(input: &str, rule: GrammarRule, profile: Profile) -> ParseError {
 
 #[cold]
 #[inline(never)]
-fn parse_pest(input: &str, rule: GrammarRule, profile: Profile) -> Result<Meta, ParseError> {
+fn parse_pest(
+    input: &str,
+    rule: GrammarRule,
+    profile: Profile,
+) -> Result<(Meta, Proven), ParseError> {
     let meta = syntax::parse(profile, rule.for_profile(profile), input, Lower)?;
     // pest's spans are ranges of the input between characters; checked all
-    // the same, so that `IriRef::proven` rests on nothing outside the crate.
-    assert!(meta.fits(input), "{meta:?} of {input:?}");
-    Ok(meta)
+    // the same, so that the proof rests on nothing outside the crate.
+    let Some(proof) = Proven::fitting(&meta, input) else {
+        unreachable!("pest's spans fit the input: {meta:?} of {input:?}")
+    };
+    Ok((meta, proof))
 }
 
 #[inline]
 pub(crate) fn slice(text: &str, span: Option<Span>) -> Option<&str> {
     span.map(|(s, e)| &text[s..e])
-}
-
-/// The component in `slot` of a reference whose text is `text`; when the
-/// spans are `proven` (`IriRef::proven`), without the checks of
-/// `&text[start..end]`.
-///
-/// Those checks (the span in range, both ends on character boundaries) took
-/// 40 of the 570 instructions of a URL's parse as `benches/parse.rs` reads
-/// it, and 5 % of its time; 8 % of a mixed reference's (docs/performance.md,
-/// issue 31's sixth pass). The crate denies `unsafe` everywhere else.
-#[inline]
-#[allow(unsafe_code)]
-fn component(text: &str, slot: Slot, proven: bool) -> Option<&str> {
-    let (start, end) = slot.get()?;
-    if !proven {
-        return Some(&text[start..end]);
-    }
-    debug_assert!(text.get(start..end).is_some(), "{start}..{end} of {text:?}");
-    // SAFETY: `text` and `slot` are an `IriRef`'s text and one of the slots
-    // of its `Meta` (the only callers are the accessors below), and `proven`
-    // is its flag. The flag is set only where `parse_ref` and `parse_owned`
-    // build a reference from a parse of the very text it holds (and copied
-    // with both by `into_owned` and `as_borrowed`; the text is never changed
-    // in place), and such a parse's spans are in range and between
-    // characters (`Meta::fits`):
-    // - the fast path's split puts every end of a span at 0, at the end of
-    //   the input, where the delimiter automaton changes phase, or just
-    //   past an ASCII delimiter, in order; the tests
-    //   `phases_change_at_character_boundaries`, `phases_only_go_forward`
-    //   and `tables_follow_the_delimiter_automaton` check over every phase
-    //   and byte that those are character boundaries (`crate::fast::split`;
-    //   debug builds assert `fits` there too);
-    // - the pest path's spans are checked with `fits` (`parse_pest`).
-    Some(unsafe { text.get_unchecked(start..end) })
 }
 
 /// The host `host`, of kind `kind`, which starts at byte `start` of its
@@ -470,34 +453,69 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
         self.text.lend_for()
     }
 
+    /// The component in the slot of `self.meta` that `slot` reads; for a
+    /// parsed reference (`IriRef::proof`), without the checks of
+    /// `&text[start..end]`.
+    ///
+    /// Those checks (the span in range, both ends on character boundaries)
+    /// took 40 of the 570 instructions of a URL's parse as
+    /// `benches/parse.rs` reads it, and 5 % of its time; 8 % of a mixed
+    /// reference's (docs/performance.md). The crate denies `unsafe`
+    /// everywhere else.
+    #[inline]
+    #[allow(unsafe_code)]
+    fn component(&'i self, slot: impl FnOnce(&Meta) -> Slot) -> Option<&'o str> {
+        let text = self.as_str();
+        let (start, end) = slot(&self.meta).get()?;
+        if self.proof.is_none() {
+            return Some(&text[start..end]);
+        }
+        debug_assert!(text.get(start..end).is_some(), "{start}..{end} of {text:?}");
+        // SAFETY: `start..end` is a span of `self.meta` and `text` is
+        // `self.text`. `self.proof` is `Some` only where `parse_ref` and
+        // `parse_owned` build a reference from a parse of the very text it
+        // holds, or `into_owned` and `as_borrowed` copy one with its text;
+        // the fields are private to this module, and no function of it
+        // changes `text` or `meta` once a reference is built. A `Proven`
+        // comes from one of two places, and either way every span of
+        // `self.meta` is in order, within `text` and between characters:
+        // - `fast::parse`, from `Proven::split` (`src/fast/proof.rs`), which
+        //   splits an input that a validator accepted and takes the
+        //   `Checked` of that validator, which only `proof::check` makes,
+        //   when `Validator::load` checks its tables; the docs of that
+        //   module derive the spans' fit from the properties it checks;
+        // - `parse_pest`, from `Proven::fitting`, which is `Meta::fits`.
+        Some(unsafe { text.get_unchecked(start..end) })
+    }
+
     /// The scheme, without its ":".
     #[inline]
     pub fn scheme(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.scheme, self.proven)
+        self.component(|m| m.scheme)
     }
 
     /// The authority, without the "//": userinfo, host and port.
     #[inline]
     pub fn authority(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.authority, self.proven)
+        self.component(|m| m.authority)
     }
 
     /// The userinfo, without its "@".
     #[inline]
     pub fn userinfo(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.userinfo, self.proven)
+        self.component(|m| m.userinfo)
     }
 
     /// The host as written (brackets included for an IP literal).
     #[inline]
     pub fn host_str(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.host, self.proven)
+        self.component(|m| m.host)
     }
 
     /// The host, by kind.
     #[inline]
     pub fn host(&'i self) -> Option<Host<'o>> {
-        let host = component(self.as_str(), self.meta.host, self.proven)?;
+        let host = self.component(|m| m.host)?;
         let (start, _) = self.meta.host.get()?;
         Some(typed_host(host, start, self.meta.host_kind))
     }
@@ -505,7 +523,7 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
     /// The port as written, without its ":"; `Some("")` for an empty port.
     #[inline]
     pub fn port(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.port, self.proven)
+        self.component(|m| m.port)
     }
 
     /// The port as a number, when there is one and it fits in a `u16`
@@ -525,7 +543,7 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
     /// The path; every reference has one, possibly empty.
     #[inline]
     pub fn path(&'i self) -> &'o str {
-        component(self.as_str(), self.meta.path, self.proven).unwrap_or("")
+        self.component(|m| m.path).unwrap_or("")
     }
 
     /// The path's segments: the path split at each "/" (a path starting with
@@ -551,13 +569,13 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
     /// The query, without its "?".
     #[inline]
     pub fn query(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.query, self.proven)
+        self.component(|m| m.query)
     }
 
     /// The fragment, without its "#".
     #[inline]
     pub fn fragment(&'i self) -> Option<&'o str> {
-        component(self.as_str(), self.meta.fragment, self.proven)
+        self.component(|m| m.fragment)
     }
 
     /// The userinfo, percent-decoded on demand ([`Decoded`]).
@@ -649,7 +667,8 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
             text: self.as_str(),
             meta: self.meta,
             profile: self.profile,
-            proven: self.proven,
+            // The same text, borrowed.
+            proof: self.proof,
         }
     }
 }
@@ -677,7 +696,8 @@ impl<T> IriRef<T> {
     }
 
     /// As [`IriRef::from_parts`], `text` valid under `profile`. The
-    /// accessors check the spans as they slice (see [`component`]).
+    /// accessors check the spans as they slice (see
+    /// [`IriRef::component`]).
     pub(crate) fn from_parts_in(text: T, meta: Meta, profile: Profile) -> Self
     where
         T: AsRef<str>,
@@ -687,7 +707,7 @@ impl<T> IriRef<T> {
             text,
             meta,
             profile,
-            proven: false,
+            proof: None,
         }
     }
 
@@ -1025,14 +1045,14 @@ mod tests {
             )
             .unwrap();
             let built = IriRef::from_parts(input.to_owned(), *parsed.meta());
-            assert!(parsed.proven && owned.proven && !built.proven);
+            assert!(parsed.proof.is_some() && owned.proof.is_some() && built.proof.is_none());
             let expected = read(built.as_borrowed());
             assert_eq!(read(parsed), expected, "{input:?}");
             assert_eq!(read(owned.as_borrowed()), expected, "{input:?}");
         }
         // The pest path's spans, which it checks, fit as the fast path's do.
         let input = "http://例え.jp:8080/é?é#é";
-        let pest = parse_pest(input, GrammarRule::IRI_REFERENCE, Profile::default()).unwrap();
+        let (pest, _) = parse_pest(input, GrammarRule::IRI_REFERENCE, Profile::default()).unwrap();
         assert_eq!(&pest, IriRef::parse(input).unwrap().meta());
     }
 }

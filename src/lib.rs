@@ -69,7 +69,9 @@
 //! - `readings`: `iribis::readings`, what other software reads in
 //!   an IRI (browsers through rust-url, C resolvers' inet_aton), the
 //!   `READING_` codes of [`check()`] and its allowed hosts.
-//! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings.
+//! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings;
+//!   `Serialize` for the checker's findings and reports, as `iri check --json`
+//!   writes them.
 //!
 //! # The crates built on it
 //!
@@ -97,6 +99,7 @@
 //! # Ok::<(), iribis::ParseError>(())
 //! ```
 
+mod catalogue;
 mod chars;
 pub mod check;
 mod components;
@@ -112,12 +115,14 @@ mod host;
 mod iri;
 mod meta;
 pub mod normalize;
+mod percent;
 mod profile;
 #[cfg(feature = "readings")]
 pub mod readings;
 pub mod render;
 pub mod resolve;
 mod rule;
+mod scheme;
 #[cfg(feature = "spoof")]
 pub mod spoof;
 mod syntax;

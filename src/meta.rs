@@ -110,10 +110,10 @@ impl Default for Meta {
 impl Meta {
     /// Whether every component lies in `text` and starts and ends on a
     /// character boundary of it. The fast path's split meets this by
-    /// construction (`crate::fast::split`), which lets the accessors of
-    /// the references it builds slice without checks
-    /// (`crate::iri::component`); the debug builds assert it there and
-    /// wherever a reference is built from parts.
+    /// construction on tables that passed `crate::fast::proof::check`;
+    /// the pest path checks it (`Proven::fitting`) before the accessors of
+    /// the references it builds slice without checks (`IriRef::component`);
+    /// the debug builds assert it wherever a reference is built from parts.
     pub(crate) fn fits(&self, text: &str) -> bool {
         [
             self.scheme,

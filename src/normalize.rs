@@ -18,7 +18,10 @@ use crate::components::Component;
 use crate::compose::Builder;
 use crate::iri::IriRef;
 use crate::meta::HostMeta;
+use crate::percent::{allowed_in_normal_form, decode_into, not_in_uris};
 use crate::resolve::remove_dot_segments;
+
+pub use crate::scheme::{DEFAULT_PORTS, DNS_SCHEMES};
 
 /// How far [`IriRef::normalize_with`] goes, and the rungs of the
 /// comparison ladder of RFC 3987 §5.3 ([`equivalent`]).
@@ -79,34 +82,6 @@ impl std::str::FromStr for Level {
         }
     }
 }
-
-/// The default ports that scheme-based normalization removes, from each
-/// scheme's specification (RFC 9110 §4.2 for http and https, RFC 6455 §3
-/// for ws and wss, RFC 1738 §3 for ftp, gopher, telnet and nntp, RFC 4516
-/// for ldap, RFC 2326 for rtsp, RFC 5092 for imap, RFC 2384 for pop, RFC
-/// 3261 for sip and sips).
-pub const DEFAULT_PORTS: &[(&str, u16)] = &[
-    ("http", 80),
-    ("https", 443),
-    ("ws", 80),
-    ("wss", 443),
-    ("ftp", 21),
-    ("gopher", 70),
-    ("telnet", 23),
-    ("nntp", 119),
-    ("ldap", 389),
-    ("rtsp", 554),
-    ("imap", 143),
-    ("pop", 110),
-    ("sip", 5060),
-    ("sips", 5061),
-];
-
-/// The schemes whose registered names are DNS names, compared by
-/// scheme-based normalization through IDNA (UTS #46 mapping, then
-/// ToUnicode): `résumé.example` and `xn--rsum-bpad.example` are the same
-/// host there.
-pub const DNS_SCHEMES: &[&str] = &["http", "https", "ws", "wss", "ftp"];
 
 impl<T: crate::iri::Storage> IriRef<T> {
     /// Syntax-based normalization (RFC 3987 §5.3.2, RFC 3986 §6.2.2).
@@ -551,13 +526,12 @@ fn percent_normalize(text: &str, component: Component, uri: bool) -> String {
 /// the unreserved ASCII characters are decoded (RFC 3986 §6.2.2.2): the
 /// normal form of a URI is a URI.
 fn percent_normalize_into(text: &str, component: Component, uri: bool, out: &mut String) {
-    let keep =
-        |c: char| (!uri || c.is_ascii()) && crate::convert::allowed_in_normal_form(c, component);
+    let keep = |c: char| (!uri || c.is_ascii()) && allowed_in_normal_form(c, component);
     // A scan of the bytes settles most text; the characters that start
     // with a suspect byte are looked at one by one.
     let suspect = |b: u8| SUSPECT[usize::from(b)];
     if !text.bytes().any(suspect) || !text.chars().any(|c| must_encode(c, component)) {
-        crate::convert::decode_into(text, keep, out);
+        decode_into(text, keep, out);
         return;
     }
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
@@ -573,7 +547,7 @@ fn percent_normalize_into(text: &str, component: Component, uri: bool, out: &mut
             encoded.push(c);
         }
     }
-    crate::convert::decode_into(&encoded, keep, out);
+    decode_into(&encoded, keep, out);
 }
 
 /// Whether `c` must not stand unencoded in `component` of an IRI, though
@@ -590,7 +564,7 @@ fn must_encode(c: char, component: Component) -> bool {
     if c.is_ascii() {
         not_in_uris(c as u8)
     } else {
-        !crate::convert::allowed_in_normal_form(c, component)
+        !allowed_in_normal_form(c, component)
     }
 }
 
@@ -608,15 +582,6 @@ const SUSPECT: [bool; 256] = {
     }
     table
 };
-
-/// An ASCII byte that a LEIRI allows and a URI or an IRI does not: the
-/// controls, DEL, space and `` "<>\^`{|} `` (3987bis §6.3).
-const fn not_in_uris(b: u8) -> bool {
-    matches!(
-        b,
-        0..=0x20 | 0x7F | b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'|' | b'}'
-    )
-}
 
 /// Writes the relative-path reference `path` (no scheme, no authority, not
 /// starting with "/", not empty when it matters) with the dot segments
@@ -684,10 +649,11 @@ fn normalize_relative_path(path: &str, out: &mut String) {
         parts.extend([first, ".."]);
     }
     parts.extend(stack);
-    if parts.len() >= 2 && parts[parts.len() - 1].is_empty() {
-        if let "." | ".." = parts[parts.len() - 2] {
-            parts.pop();
-        }
+    if parts.len() >= 2
+        && parts[parts.len() - 1].is_empty()
+        && let "." | ".." = parts[parts.len() - 2]
+    {
+        parts.pop();
     }
     let mut first = true;
     for p in parts {

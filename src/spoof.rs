@@ -58,7 +58,7 @@ use unicode_security::GeneralSecurityProfile;
 use unicode_security::general_security_profile::IdentifierType;
 use unicode_security::mixed_script::AugmentedScriptSet;
 
-use crate::check::catalogue::Code;
+use crate::catalogue::Code;
 use crate::render::describe;
 use crate::unicode::{is_combining_mark, nfc, nfd};
 

@@ -3,10 +3,9 @@
 #   target/wasm/npm/       the npm package `iribis` (wasm-bindgen --target nodejs,
 #                          wasm/npm/'s files, the licences) and its tarball
 #                          target/wasm/iribis-VERSION.tgz (npm pack)
-#   target/wasm/site/      the grammar playground as a static page: the page of
-#                          `iri grammar serve` (src/bin/iri/playground/) on the
-#                          WebAssembly backend (wasm-bindgen --target web, in a
-#                          Web Worker: wasm/site/worker.js); any static file
+#   target/wasm/site/      the grammar playground as a static page: wasm/site/'s
+#                          files and the WebAssembly backend they run in a Web
+#                          Worker (wasm-bindgen --target web); any static file
 #                          server serves it
 # Installs what it needs: the wasm32-unknown-unknown target (rustup) and
 # wasm-bindgen-cli at the exact version of the wasm-bindgen crate in
@@ -49,14 +48,7 @@ fi
 (cd wasm && cargo build --locked --release --target wasm32-unknown-unknown --features playground)
 mkdir -p "$out/site"
 wasm-bindgen --target web --no-typescript --out-dir "$out/site" --out-name playground "$wasm"
-page=src/bin/iri/playground
-cp "$page/app.js" "$page/style.css" wasm/site/worker.js "$out/site/"
-# The same page as `iri grammar serve`'s, told to use the WebAssembly
-# backend; its note says where it runs.
-sed -e 's|<html lang="en">|<html lang="en" data-backend="wasm">|' \
-    -e 's|<span class="note">.*</span>|<span class="note">runs in your browser (WebAssembly): nothing is sent anywhere</span>|' \
-    "$page/index.html" > "$out/site/index.html"
-grep -q 'data-backend="wasm"' "$out/site/index.html"
+cp wasm/site/index.html wasm/site/app.js wasm/site/style.css wasm/site/worker.js "$out/site/"
 
 gz() { gzip -9 -c "$1" | wc -c; }
 printf 'wasm/build.sh: %s (%s bytes, %s gzipped), %s\n' "$out/npm/iribis_bg.wasm" \

@@ -1,4 +1,4 @@
-//! A byte order mark split at every offset (issue 26 item 15): the text
+//! A byte order mark split at every offset: the text
 //! the fuzzer gives, in every format, behind a UTF-8 mark (and for HTML and
 //! XML, in UTF-16LE and UTF-16BE behind theirs), read with one cut at each
 //! offset of its first 8 bytes and of the mark: the items never depend on
@@ -7,7 +7,7 @@
 
 mod documents_common;
 
-use iribis::documents::Format;
+use iribis_documents::Format;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

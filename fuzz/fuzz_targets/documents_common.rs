@@ -6,7 +6,7 @@
 
 use std::io::{self, Read};
 
-use iribis::documents::{read, Format, Found, Options, What};
+use iribis_documents::{Format, Found, Options, What, read};
 
 /// A document given in pieces, cut where `cuts` says (offsets in order).
 pub struct Pieces<'a> {

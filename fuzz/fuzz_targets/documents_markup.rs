@@ -1,4 +1,4 @@
-//! The HTML, XML and RDF/XML readers (`iribis::documents`) on any bytes,
+//! The HTML, XML and RDF/XML readers (`iribis_documents`) on any bytes,
 //! in any encoding their rules find, read whole and cut into pieces where
 //! the fuzzer says: they never panic, their items are in order, and (but
 //! for oxrdfxml's error places) they do not depend on where the reads were
@@ -7,7 +7,7 @@
 
 mod documents_common;
 
-use iribis::documents::Format;
+use iribis_documents::Format;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

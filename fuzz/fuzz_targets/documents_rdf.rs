@@ -1,4 +1,4 @@
-//! The N-Triples, N-Quads, Turtle and TriG reader (`iribis::documents`) on
+//! The N-Triples, N-Quads, Turtle and TriG reader (`iribis_documents`) on
 //! any bytes, read whole and cut into pieces where the fuzzer says: it
 //! never panics, its items are in order, and they do not depend on where
 //! the reads were cut (byte order marks and tokens split across reads).
@@ -6,7 +6,7 @@
 
 mod documents_common;
 
-use iribis::documents::Format;
+use iribis_documents::Format;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

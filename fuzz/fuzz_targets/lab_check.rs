@@ -4,8 +4,8 @@
 //! a string or scanned the code points.
 #![no_main]
 
-use iribis::abnf::Grammar;
-use iribis::lab::{check, PestGrammar, Scan, Status};
+use iribis_lab::abnf::Grammar;
+use iribis_lab::{check, PestGrammar, Scan, Status};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -16,7 +16,7 @@ fuzz_target!(|data: &[u8]| {
     };
     // Without a pest text, check the ABNF's own transcription.
     let pest_text = if pest_text.is_empty() {
-        match iribis::lab::from_abnf(&abnf) {
+        match iribis_lab::from_abnf(&abnf) {
             Ok(t) => t,
             Err(_) => return,
         }

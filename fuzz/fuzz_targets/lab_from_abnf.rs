@@ -2,8 +2,8 @@
 //! says why it cannot transcribe the rules or returns pest that loads.
 #![no_main]
 
-use iribis::abnf::Grammar;
-use iribis::lab::{from_abnf, PestGrammar};
+use iribis_lab::abnf::Grammar;
+use iribis_lab::{from_abnf, PestGrammar};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -4,7 +4,7 @@
 //! an input (the stack limit) is a failure with `limit` set, not a verdict.
 #![no_main]
 
-use iribis::lab::PestGrammar;
+use iribis_lab::PestGrammar;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use iribis::lab::{PestGrammar, TraceMode, TraceOptions, Verdict};
+use iribis_lab::{PestGrammar, TraceMode, TraceOptions, Verdict};
 use iribis::Profile;
 use libfuzzer_sys::fuzz_target;
 

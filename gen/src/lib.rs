@@ -33,6 +33,9 @@
 //!   cannot belong to any valid input, which is where a parse error is
 //!   reported.
 
+pub mod catalogue;
+pub mod corpus;
+pub mod encodings;
 pub mod lookalikes;
 
 use std::collections::{HashMap, HashSet};
@@ -54,6 +57,29 @@ pub const HEADER: &str = "DO NOT EDIT: written by `cargo run -p iribis-gen` from
 
 /// The folder of the generated files, relative to the repository root.
 pub const FOLDER: &str = "src/fast/tables";
+
+/// Every file the generators write, as (path relative to the repository
+/// root, contents), from the repository at `root`: the syntax files of
+/// `iribis-gen-syntax`, the DFA tables ([`files`]), the look-alike table
+/// ([`lookalikes`]), the grammar lab's corpus ([`corpus`]), the documents in
+/// every encoding ([`encodings`]) and the catalogue table of
+/// `docs/check.md` ([`catalogue`]).
+pub fn every_file(root: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let read =
+        |path: &str| std::fs::read_to_string(root.join(path)).map_err(|e| format!("{path}: {e}"));
+    let mut all: Vec<(String, Vec<u8>)> = iribis_gen_syntax::files(root)?
+        .into_iter()
+        .map(|(path, text)| (path, text.into_bytes()))
+        .collect();
+    all.extend(files()?);
+    let lookalikes = lookalikes::table(&read(lookalikes::DATA)?)?;
+    all.push((lookalikes::PATH.to_owned(), lookalikes.into_bytes()));
+    all.extend(corpus::files(root));
+    all.extend(encodings::files());
+    let doc = catalogue::document(&read(catalogue::PATH)?)?;
+    all.push((catalogue::PATH.to_owned(), doc.into_bytes()));
+    Ok(all)
+}
 
 /// The profiles, by the names of `iribis::grammar::ABNF_PROFILES`.
 const PROFILES: [&str; 4] = ["rfc3987bis", "rfc3987", "leiri", "rfc3986"];

@@ -1,7 +1,5 @@
-//! The checked-in generated files are the generator's output: the DFA
-//! tables (`src/fast/tables/`) and the look-alike table
-//! (`src/spoof/lookalikes.rs`). A stale file fails here; `cargo run -p
-//! iribis-gen` writes them.
+//! Every generated file of the repository is the generators' output: a
+//! stale one fails here, and `cargo run -p iribis-gen` writes them all.
 
 use std::path::PathBuf;
 
@@ -9,16 +7,23 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn stale(files: &[(String, Vec<u8>)]) -> Vec<String> {
-    files
+#[test]
+fn every_generated_file_is_fresh() {
+    let files =
+        iribis_gen::every_file(&root()).unwrap_or_else(|e| panic!("a generator fails: {e}"));
+    let stale: Vec<&str> = files
         .iter()
         .filter(|(path, bytes)| std::fs::read(root().join(path)).ok().as_deref() != Some(bytes))
-        .map(|(path, _)| path.clone())
-        .collect()
+        .map(|(path, _)| path.as_str())
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "stale generated files {stale:?}: run `cargo run -p iribis-gen`"
+    );
 }
 
 #[test]
-fn dfa_tables_match_the_abnf() {
+fn dfa_tables_carry_the_header_and_nothing_else_is_in_their_folder() {
     let files = iribis_gen::files().unwrap_or_else(|e| panic!("the generator fails: {e}"));
     assert!(
         files.len() > 16,
@@ -31,11 +36,6 @@ fn dfa_tables_match_the_abnf() {
             "{path}: no header"
         );
     }
-    let stale = stale(&files);
-    assert!(
-        stale.is_empty(),
-        "stale tables {stale:?}: run `cargo run -p iribis-gen`"
-    );
     let mut extra = Vec::new();
     for entry in std::fs::read_dir(root().join(iribis_gen::FOLDER)).expect("the tables' folder") {
         let name = entry.expect("a folder entry").file_name();
@@ -51,13 +51,23 @@ fn dfa_tables_match_the_abnf() {
 }
 
 #[test]
-fn lookalike_table_matches_its_data() {
-    let data = std::fs::read_to_string(root().join(iribis_gen::lookalikes::DATA)).unwrap();
-    let table =
-        iribis_gen::lookalikes::table(&data).unwrap_or_else(|e| panic!("the generator fails: {e}"));
-    let stale = stale(&[(iribis_gen::lookalikes::PATH.to_owned(), table.into_bytes())]);
+fn every_encoding_document_is_generated() {
+    let files = iribis_gen::encodings::files();
+    let dir = root().join(iribis_gen::encodings::FOLDER);
+    let mut extra = Vec::new();
+    for entry in std::fs::read_dir(&dir).expect("the documents' folder") {
+        let name = entry.expect("a folder entry").file_name();
+        let path = format!(
+            "{}/{}",
+            iribis_gen::encodings::FOLDER,
+            name.to_string_lossy()
+        );
+        if !files.iter().any(|(p, _)| *p == path) {
+            extra.push(path);
+        }
+    }
     assert!(
-        stale.is_empty(),
-        "stale {stale:?}: run `cargo run -p iribis-gen`"
+        extra.is_empty(),
+        "documents the generator does not write: {extra:?}"
     );
 }

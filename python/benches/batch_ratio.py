@@ -2,7 +2,7 @@
 
     python python/benches/batch_ratio.py [--rounds N] CORPUS ...
 
-Issue 26 asks that ``iribis.is_valid_many(list)`` take at most half the
+The goal is that ``iribis.is_valid_many(list)`` take at most half the
 time of ``[iribis.is_valid(s) for s in list]``. ``speed.py`` times each case
 in its own series of runs, so a moment of load on the shared machine lands
 on one case and not the other; here every round times the loop, the list
@@ -12,7 +12,7 @@ asked, so reused strings would time a second call), and the best of the
 rounds is kept for each. A batch runs on every core: the ratio holds when
 the machine's other cores are free. When the ``rfc3987`` package is
 installed, each round also times a loop of ``rfc3987.match`` (its stdlib
-``re`` backend, as ``speed.py`` loads it), for issue 31's per-call ratio.
+``re`` backend, as ``speed.py`` loads it), for the per-call ratio.
 """
 
 from __future__ import annotations

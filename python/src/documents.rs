@@ -9,7 +9,8 @@ use iribis::check::{Checker, Report, Violation as Finding};
 use iribis_documents::{read, Format, Found, Options, Undecodable, What};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBool, PyDict, PyList, PyString};
+use serde_json::Value;
 
 /// One record, as Rust values: built without the GIL, turned into a dict
 /// with it.
@@ -40,18 +41,40 @@ fn file_iri(path: &std::path::Path) -> Option<String> {
     Some(iri)
 }
 
-/// The records of a finding of the checker, as the JSON output has them.
-fn violation<'py>(py: Python<'py>, v: &Finding) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("code", v.code.name())?;
-    d.set_item("severity", v.severity.name())?;
-    d.set_item("spec", v.code.spec())?;
-    d.set_item("message", &v.message)?;
-    d.set_item("byte", v.byte)?;
-    d.set_item("char", v.char)?;
-    d.set_item("len", v.len)?;
-    d.set_item("component", v.component.name())?;
-    Ok(d)
+/// A finding as a dict: the library's serialization of it, the object
+/// `iri check --json` writes (docs/schema/check.json), keys in its order.
+fn violation<'py>(py: Python<'py>, v: &Finding) -> PyResult<Bound<'py, PyAny>> {
+    let value = serde_json::to_value(v).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    python_value(py, &value)
+}
+
+/// A JSON value as Python has it: `None`, `bool`, `int`, `float`, `str`,
+/// `list` or `dict` (in the value's key order).
+fn python_value<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match value {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_pyobject(py)?.into_any(),
+            (None, Some(i)) => i.into_pyobject(py)?.into_any(),
+            (None, None) => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any(),
+        },
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(python_value(py, item)?)?;
+            }
+            list.into_any()
+        }
+        Value::Object(entries) => {
+            let dict = PyDict::new(py);
+            for (key, item) in entries {
+                dict.set_item(key, python_value(py, item)?)?;
+            }
+            dict.into_any()
+        }
+    })
 }
 
 impl Record {
@@ -113,7 +136,9 @@ impl Record {
 /// keys of ``iri check --from FORMAT --json``: ``input`` (as written, the
 /// format's escapes decoded), ``valid``, ``violations`` (dicts with
 /// ``code``, ``severity``, ``spec``, ``message``, ``byte``, ``char``,
-/// ``len``, ``component``), ``line`` and ``column`` (1-based, in
+/// ``len``, ``component``; a ``SYNTAX_ERROR`` adds ``expected``, a
+/// ``READING_`` finding and ``HOST_NOT_ALLOWED`` ``readers``, ``reached``,
+/// ``address_class`` and ``whatwg``), ``line`` and ``column`` (1-based, in
 /// characters of the decoded text), ``resolved`` (a relative reference
 /// resolved, or the IRI a name stands for), ``encoding`` (the WHATWG name
 /// of the document's encoding); a syntax error has ``syntax_error``

@@ -74,7 +74,7 @@ def interrupted(code: str, after: float = 1.0) -> str:
     return out + err
 
 
-# -- Issue 26, item 3: memory reserved from len() before looking at the items
+# -- Memory reserved from len() before looking at the items
 
 
 class Lying:
@@ -150,7 +150,7 @@ def test_item3_iterator_that_raises_midway():
             f(items())
 
 
-# -- Issue 26, item 19: a str given as a batch
+# -- A str given as a batch
 
 
 @pytest.mark.parametrize("batch", ["http://a/ b", "", b"http://a/", bytearray(b"a")])
@@ -169,7 +169,7 @@ def test_item19_wrong_item_types_name_the_item():
     assert iribis.is_valid_many([type("S", (str,), {})("http://h/")]) == [True]
 
 
-# -- Issue 26, item 20: lone surrogates
+# -- Lone surrogates
 
 
 SURROGATE = "http://例え.jp/a\ud800b"  # the surrogate at character 14, byte 18
@@ -270,7 +270,7 @@ def test_item20_iriref_equality_with_a_surrogate():
     assert iribis.parse("http://h/") != "http://h/\ud800"
 
 
-# -- Issue 26, item 21: Ctrl-C between slices
+# -- Ctrl-C between slices
 
 
 def test_item21_ctrl_c_stops_a_batch():
@@ -323,7 +323,7 @@ def test_an_endless_batch_is_a_memory_error_not_an_abort():
     assert r.stdout.startswith("MemoryError: the batch's first "), r.stdout
 
 
-# -- Issue 26, item 22 and issue 31: strings read in place
+# -- Strings read in place
 
 
 def test_item22_list_batch_reads_ascii_strings_in_place():
@@ -342,7 +342,7 @@ def test_item22_list_batch_reads_ascii_strings_in_place():
     assert peak < 20_000 * 8 + 64 * 1024, peak
 
 
-# -- Issue 26, item 22: a list batch is pipelined (slice k walked while
+# -- A list batch is pipelined (slice k walked while
 # slice k+1 is read), so its results must come back whole and in order
 # whatever the slices.
 
@@ -498,7 +498,7 @@ def test_item22_ctrl_c_stops_a_pipelined_batch_and_the_next_one_works():
     assert out == "interrupted\nTrue\n", out
 
 
-# -- Issue 26, minor: single calls hold the GIL on 100 MB inputs
+# -- Single calls hold the GIL on 100 MB inputs
 
 
 def test_gil_released_on_large_single_inputs():

@@ -13,7 +13,7 @@ def run(code, cwd):
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
-def test_issue32_item2_submodules_after_import_iribis(tmp_path):
+def test_submodules_after_import_iribis(tmp_path):
     done = run(
         "import sys, iribis\n"
         "print('jsonschema' in sys.modules, 'pyspark' in sys.modules)\n"
@@ -31,7 +31,7 @@ def test_issue32_item2_submodules_after_import_iribis(tmp_path):
     ], done.stderr
 
 
-def test_issue32_item17_source_directory_says_why(tmp_path):
+def test_source_directory_says_why(tmp_path):
     # The package's Python files without the native module, as in a checkout
     # where Python is started in python/.
     (tmp_path / "iribis").mkdir()

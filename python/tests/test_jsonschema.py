@@ -40,7 +40,7 @@ def test_register_on_own_checker():
     assert not checker.conforms("a b", "uri-reference")
 
 
-def test_issue32_item2_cause_is_the_parse_error():
+def test_cause_is_the_parse_error():
     import iribis
 
     validator = jsonschema.Draft202012Validator({"format": "iri"}, format_checker=iribis.jsonschema.format_checker)

@@ -1,24 +1,24 @@
 //! The conformance checker: every finding about an input, with a stable
 //! code, a severity, the spec section it rests on, a message and a span.
 //!
-//! The catalogue is one table ([`Code`], in the `catalogue` module): each
-//! code carries its name, default severity, spec section and explanation,
-//! and the checker, `iri check --explain`, the docs and the tests all read
-//! it. Severities are swappable per run ([`Severities`]), as lints are.
+//! The catalogue is one table ([`Code`]): each code carries its name,
+//! default severity, spec section and explanation, and the checker,
+//! `iri check --explain`, the docs and the tests all read it. Severities
+//! are swappable per run ([`Severities`]), as lints are.
 
-pub(crate) mod catalogue;
+pub use crate::catalogue::{Code, Severity};
 
-pub use catalogue::{Code, Severity};
+#[cfg(feature = "serde")]
+mod serialize;
 
 use crate::chars;
 use crate::components::Component;
 use crate::convert::{self, IdnaName};
 use crate::host::Host;
 use crate::iri::{IriRef, ParseOptions};
-use crate::normalize::DEFAULT_PORTS;
-use crate::normalize::DNS_SCHEMES;
 use crate::profile::Profile;
 use crate::render::describe;
+use crate::scheme::{DEFAULT_PORTS, DNS_SCHEMES};
 use crate::unicode::{BidiClass, bidi_class, is_combining_mark, is_nfc, is_nfkc};
 
 /// A severity preset.
@@ -921,33 +921,32 @@ fn check_pieces(r: &IriRef<&str>, found: &mut Findings<'_>) {
 }
 
 fn check_scheme(r: &IriRef<&str>, found: &mut Findings<'_>) {
-    if let Some(s) = r.scheme() {
-        if s.bytes().any(|b| b.is_ascii_uppercase()) {
-            found.push(
-                Code::UppercaseScheme,
-                0,
-                s.len(),
-                Component::Scheme,
-                format!("write the scheme in lowercase: {}", s.to_ascii_lowercase()),
-            );
-        }
+    if let Some(s) = r.scheme()
+        && s.bytes().any(|b| b.is_ascii_uppercase())
+    {
+        found.push(
+            Code::UppercaseScheme,
+            0,
+            s.len(),
+            Component::Scheme,
+            format!("write the scheme in lowercase: {}", s.to_ascii_lowercase()),
+        );
     }
 }
 
 fn check_userinfo(r: &IriRef<&str>, scheme: Option<&str>, found: &mut Findings<'_>) {
-    if let (Some(u), Some(host)) = (r.userinfo(), r.host_str()) {
-        if scheme.is_some_and(|s| DNS_SCHEMES.contains(&s)) {
-            if let Some(shape) = host_shaped(u) {
-                let start = found.offset(u);
-                found.push(
+    if let (Some(u), Some(host)) = (r.userinfo(), r.host_str())
+        && scheme.is_some_and(|s| DNS_SCHEMES.contains(&s))
+        && let Some(shape) = host_shaped(u)
+    {
+        let start = found.offset(u);
+        found.push(
                     Code::UserinfoLooksLikeHost,
                     start,
                     start + u.len(),
                     Component::Userinfo,
                     format!("the userinfo starts with '{shape}', shaped like a host, but the host is '{host}': people read this link as going to {shape}"),
                 );
-            }
-        }
     }
     if let Some(u) = r.userinfo() {
         // "unless the data after the colon is the empty string (indicating

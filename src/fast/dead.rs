@@ -121,7 +121,7 @@ rule_tables! {
 /// let dfa = Dfa::of(GrammarRule::from_name("IPv4address").unwrap(), Profile::Rfc3987bis).unwrap();
 /// assert!(dfa.accepts_all("192.0.2.1"));
 /// // The first character that no valid input can have there: the "6" of 256.
-/// assert_eq!(dfa.dead_end("192.0.2.256").map(|d| d.byte()), Some(9));
+/// assert_eq!(dfa.dead_end("192.0.2.256").map(|d| d.byte()), Some(10));
 /// let mut s = Dfa::START;
 /// for &b in b"10.0.0.1" {
 ///     s = dfa.step(s, b);

@@ -12,7 +12,7 @@
 //! bracketed. So this module never checks validity; its result is used
 //! only for input the DFA accepted.
 //!
-//! The walk of the DFA (`super::Validator::walk`) counts the bytes it
+//! The walk of the DFA (`super::Validator::walk_packed`) counts the bytes it
 //! spent in the phases of the expression's automaton (`super::phase`),
 //! by [`group`]; since the phases come in the order of the components, the
 //! counts say where each component starts and ends.
@@ -21,23 +21,13 @@
 //! component whose delimiter is present is `Some`, possibly empty; the path
 //! is always present.
 //!
-//! Every span is a range of the input between characters, which the
-//! accessors of `IriRef` rely on without checking (`crate::iri::component`,
-//! `Meta::fits`). Each end is 0, the input's length, the start of a group,
-//! or one past the delimiter that starts the group of the authority, of the
-//! userinfo's "@", of the port's ":", of the query or of the fragment:
-//! - a group starts where the delimiter automaton's phase changes
-//!   (`phase::next`), and it changes on no UTF-8 continuation byte, so a
-//!   group starts on a character's first byte;
-//! - the phases of those groups are entered on ASCII bytes only ("/", ":",
-//!   "@", "[", "?", "#"), so one past such a byte is a character boundary;
-//! - the phases go forward only, so the ends come in order, and the counts
-//!   add up to at most the input's length.
-//!
-//! The tests `phases_change_at_character_boundaries` and
-//! `phases_only_go_forward` check the first two and the third over every
-//! phase and byte, and `tables_follow_the_delimiter_automaton` that every
-//! table's states carry those phases.
+//! Every span is a range of the input between characters, in order, when
+//! the walk that counted the bytes used tables that passed
+//! `super::proof::check`; the accessors of `IriRef` rely on that without
+//! checking, through the `Proven` that `super::proof::Proven::split` returns
+//! (that module says why the spans fit). Each end of a span is 0, the
+//! input's length, the start of a group, or one past the first byte of a
+//! group of [`STEPPED_OVER`].
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
@@ -66,6 +56,21 @@ const PATH: usize = 6;
 /// `QUERY`.
 const QUERY: usize = 7;
 // `FRAGMENT` is not counted: it is the rest of the input.
+
+/// The phases whose groups the split steps one byte into, past the
+/// delimiter that starts them: the "/" before an authority, the ":" of a
+/// userinfo or a port, the userinfo's "@" (checked as it is read: the group
+/// of `HOST` may start with an IP literal's "["), the port's ":", "?" and
+/// "#". `super::proof::check` refuses tables that enter them on a byte that
+/// is not ASCII.
+pub(super) const STEPPED_OVER: [u8; 6] = [
+    phase::AUTHORITY,
+    phase::COLON,
+    phase::HOST,
+    phase::PORT,
+    phase::QUERY,
+    phase::FRAGMENT,
+];
 
 /// The group whose bytes the walk counts for a state in `phase`, if any.
 fn group(phase: u8) -> Option<usize> {
@@ -174,9 +179,10 @@ impl Starts for Wide {
 }
 
 /// Splits a valid `IRI-reference` (or `URI-reference`) into its components,
-/// from the bytes the walk spent in each group of phases.
+/// from the bytes the walk spent in each group of phases. Called through
+/// `super::proof::Proven::split`.
 #[inline]
-pub(crate) fn split(input: &str, starts: &impl Starts, meta: &mut Meta) {
+pub(super) fn split(input: &str, starts: &impl Starts, meta: &mut Meta) {
     let (b, n) = (input.as_bytes(), input.len());
     let at = |g: usize| starts.at(g);
     let visited = |g: usize| starts.visited(g);

@@ -41,7 +41,7 @@
 //!   behind percent-encodings (`http://evil.com%2f@good.com/`), so that a
 //!   reader that decodes first reaches another host.
 //!
-//! The checker ([`crate::check()`]) reports them, and with
+//! The checker ([`check()`](fn@super::check)) reports them, and with
 //! [`AllowedHosts`] reports every reading's host outside a list
 //! (`HOST_NOT_ALLOWED`). An IP address a reader reaches has an
 //! [`AddressClass`] from the IANA special-purpose registries.
@@ -73,7 +73,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 pub use address::AddressClass;
 pub use inet_aton::inet_aton;
 
-use crate::check::catalogue::Code;
+use crate::catalogue::Code;
 use crate::components::Component;
 use crate::host::Host;
 use crate::iri::{IriRef, Storage};
@@ -360,7 +360,7 @@ impl Difference {
 }
 
 /// What the other readers make of an input, on a finding about it (the
-/// `READING_` codes and `HOST_NOT_ALLOWED` of [`crate::check()`]).
+/// `READING_` codes and `HOST_NOT_ALLOWED` of [`check()`](fn@super::check)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Detail {
@@ -822,17 +822,15 @@ fn decode_non_ascii(text: &str) -> String {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' {
-            if let Some(v) = text
+        if b[i] == b'%'
+            && let Some(v) = text
                 .get(i + 1..i + 3)
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-            {
-                if v >= 0x80 {
-                    out.push(v);
-                    i += 3;
-                    continue;
-                }
-            }
+            && v >= 0x80
+        {
+            out.push(v);
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;
@@ -903,19 +901,18 @@ fn path_key(path: &str, special_authority: bool) -> String {
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
-        if b[i] == b'%' {
-            if let Some(v) = p
+        if b[i] == b'%'
+            && let Some(v) = p
                 .get(i + 1..i + 3)
                 .and_then(|h| u8::from_str_radix(h, 16).ok())
-            {
-                if matches!(v, b'/' | b'?' | b'#' | b'%') {
-                    out.extend_from_slice(format!("%{v:02X}").as_bytes());
-                } else {
-                    out.push(v);
-                }
-                i += 3;
-                continue;
+        {
+            if matches!(v, b'/' | b'?' | b'#' | b'%') {
+                out.extend_from_slice(format!("%{v:02X}").as_bytes());
+            } else {
+                out.push(v);
             }
+            i += 3;
+            continue;
         }
         out.push(b[i]);
         i += 1;

@@ -1,22 +1,26 @@
-// The playground of `iri grammar serve`, and of the static page (site/,
-// built by wasm/build.sh). Talks to the JSON endpoints of the playground's
-// API (see docs/grammar-lab.md): /api/grammar, /api/parse (on every edit,
-// debounced), /api/check and /api/diff (slow: after a pause in the editing,
-// one at a time, or on demand). The backend is the server that serves the
-// page, or, when the page says `data-backend="wasm"`, the same API answered
-// in the browser by WebAssembly workers (wasm/site/worker.js). Every text
-// from the backend is put in the page as text, never as markup.
+// The grammar playground, a static page (wasm/site/, copied into
+// target/wasm/site/ by wasm/build.sh) whose backend is the WebAssembly build
+// of iribis_lab::playground, run in Web Workers (worker.js). It makes the
+// playground's requests (docs/grammar-lab.md describes their JSON):
+// /api/grammar, /api/parse (on every edit, debounced), /api/check and
+// /api/diff (slow: after a pause in the editing, one at a time, or on
+// demand). Grammar files are read here, from the file picker or from files
+// dropped on the page. Every text from the backend or from a file is put in
+// the page as text, never as markup.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
   profile: $("profile"), builtin: $("builtin"), builtinName: $("builtin-name"), copy: $("copy"),
   grammar: $("grammar"), grammarStatus: $("grammar-status"), grammarError: $("grammar-error"),
+  files: $("files"), filesNote: $("files-note"),
   rule: $("rule"), input: $("input"), verdict: $("verdict"), inputView: $("input-view"),
   tree: $("tree"), hideChars: $("hide-chars"), parseError: $("parse-error"), components: $("components"),
-  checkStatus: $("check-status"), runCheck: $("run-check"), auto: $("auto"), failuresOnly: $("failures-only"),
-  extraAbnf: $("extra-abnf"), checkSummary: $("check-summary"), check: $("check"),
-  diffStatus: $("diff-status"), trees: $("trees"), diffSummary: $("diff-summary"), diff: $("diff"),
+  checkPanel: $("check-panel"), checkStatus: $("check-status"), runCheck: $("run-check"), auto: $("auto"),
+  failuresOnly: $("failures-only"), extraAbnf: $("extra-abnf"), checkStale: $("check-stale"),
+  checkSummary: $("check-summary"), check: $("check"),
+  diffPanel: $("diff-panel"), diffStatus: $("diff-status"), trees: $("trees"), diffStale: $("diff-stale"),
+  diffSummary: $("diff-summary"), diff: $("diff"),
 };
 
 const encoder = new TextEncoder();
@@ -42,43 +46,25 @@ function debounce(fn, ms) {
   return () => { clearTimeout(t); t = setTimeout(fn, ms); };
 }
 
-// ---- the backend: the server, or WebAssembly in the browser ----------------
+// ---- the backend: WebAssembly in the browser ---------------------------------
 
-// `iri grammar serve`: the API over HTTP, from the page's own server.
-function httpBackend() {
-  async function request(path, init) {
-    const r = await fetch(path, init);
-    let json;
-    try { json = await r.json(); } catch (e) { json = { error: { kind: "http", message: `HTTP ${r.status}` } }; }
-    return { status: r.status, json };
-  }
-  return {
-    get: (path) => request(path),
-    post: (path, body) => request(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    }),
-  };
-}
-
-// The static page: the same requests answered by two module workers (one
-// for parses, one for the slow check and diff), each running the
-// WebAssembly build of the playground's API. What the server bounds with a
-// thread and a timeout, this bounds by ending the worker: a request that
-// runs past its time is answered with a `limit` error and its worker
-// replaced, as is one whose worker trapped (worker.js).
-function wasmBackend() {
+// Two module workers (one for parses, one for the slow check and diff), each
+// running the WebAssembly build of the playground's API (worker.js). A
+// request that runs past its time is answered with a `limit` error and its
+// worker replaced, as is one whose worker trapped: nothing inside the
+// module can interrupt pest_meta, so ending the worker is the bound.
+// `request` resolves to the answer's JSON, never rejects.
+const request = (() => {
   const TIMEOUT_S = { parse: 20, heavy: 300 };
   const lanes = {};
   let next = 0;
-  const fail = (status, kind, message) => ({ status, json: { error: { kind, message } } });
-  function stop(name, answer) {
+  const fail = (kind, message) => ({ error: { kind, message } });
+  function stop(name, json) {
     const lane = lanes[name];
     if (!lane) return;
     delete lanes[name];
     lane.worker.terminate();
-    for (const done of lane.pending.values()) done({ answer });
+    for (const done of lane.pending.values()) done(json);
   }
   function lane(name) {
     if (lanes[name]) return lanes[name];
@@ -87,35 +73,29 @@ function wasmBackend() {
     worker.onmessage = (e) => {
       const done = l.pending.get(e.data.id);
       l.pending.delete(e.data.id);
-      if (done) done(e.data);
-      if (e.data.restart && lanes[name] === l) stop(name, e.data.answer);
+      if (done) done(e.data.json);
+      if (e.data.restart && lanes[name] === l) stop(name, e.data.json);
     };
     worker.onerror = (e) => {
       e.preventDefault();
-      if (lanes[name] === l) stop(name, fail(500, "internal", `the WebAssembly worker failed: ${e.message || "it did not load"}`));
+      if (lanes[name] === l) stop(name, fail("internal", `the WebAssembly worker failed: ${e.message || "it did not load"}`));
     };
     lanes[name] = l;
     return l;
   }
-  function request(path, body) {
+  return (path, body) => {
     const name = path === "/api/check" || path === "/api/diff" ? "heavy" : "parse";
     const l = lane(name);
     const id = ++next;
     return new Promise((ok) => {
-      const timer = setTimeout(() => stop(name, fail(422, "limit",
+      const timer = setTimeout(() => stop(name, fail("limit",
         `the request did not finish in ${TIMEOUT_S[name]} s (pest_meta's validation takes time exponential in some chains of rule references): stopped`)),
       TIMEOUT_S[name] * 1000);
-      l.pending.set(id, (message) => { clearTimeout(timer); ok(message.answer); });
+      l.pending.set(id, (json) => { clearTimeout(timer); ok(json); });
       l.worker.postMessage({ id, path, body: body === undefined ? "" : JSON.stringify(body) });
     });
-  }
-  return { get: (path) => request(path), post: request };
-}
-
-const backend = document.documentElement.dataset.backend === "wasm" ? wasmBackend() : httpBackend();
-const post = (path, body) => backend.post(path, body);
-
-const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+  };
+})();
 
 // ---- the grammars ---------------------------------------------------------
 
@@ -123,7 +103,12 @@ let builtinText = "";
 
 async function loadBuiltin() {
   const profile = ui.profile.value;
-  const g = (await backend.get(`/api/grammar?profile=${encodeURIComponent(profile)}`)).json;
+  const g = await request(`/api/grammar?profile=${encodeURIComponent(profile)}`);
+  if (g.error) {
+    ui.builtin.value = "";
+    showGrammarError(`the built-in grammar did not load: ${g.error.message}`, "");
+    return;
+  }
   const wasBuiltin = ui.grammar.value === builtinText || ui.grammar.value === "";
   builtinText = g.text;
   ui.builtin.value = g.text;
@@ -144,10 +129,33 @@ function setRules(rules) {
   else if (rules.includes("URI-reference")) ui.rule.value = "URI-reference";
 }
 
-function showGrammarError(message) {
+// A grammar's errors (`text` the grammar they are about), or none.
+function showGrammarError(message, text) {
+  const where = message && fileLine(message, text);
   ui.grammarError.hidden = !message;
-  ui.grammarError.textContent = message || "";
+  ui.grammarError.textContent = (message || "") + (where ? `\n(${where})` : "");
   ui.grammar.classList.toggle("bad", !!message);
+}
+
+// A grammar may hold files one after the other, each under a line
+// `// ======== NAME ========` and an empty line (as the built-in grammar's
+// text does, and files loaded together): the first line of an error's
+// position as a line of its file, "line 97 of the editor is line 79 of
+// rfc3986.pest"; null outside such a file.
+const FILE_HEADER = /^\/\/ ======== (.+) ========$/;
+function fileLine(message, text) {
+  const m = /playground\.pest:(\d+)/.exec(message);
+  if (!m) return null;
+  const line = Number(m[1]);
+  const lines = text.split("\n", line);
+  for (let h = lines.length - 1; h >= 0; h--) {
+    const header = FILE_HEADER.exec(lines[h]);
+    if (!header) continue;
+    // The header is on line h + 1, its file's first line on h + 3.
+    const inFile = line - (h + 2);
+    return inFile >= 1 ? `line ${line} of the editor is line ${inFile} of ${header[1]}` : null;
+  }
+  return null;
 }
 
 // Clicking a grammar error puts the cursor on its line.
@@ -180,12 +188,8 @@ async function parseNow() {
         rule: ui.rule.value || "IRI-reference",
         input: ui.input.value,
       };
-      let r;
-      try { r = await post("/api/parse", body); } catch (e) {
-        r = { status: 0, json: { error: { kind: "network", message: `the server does not answer: ${e}` } } };
-      }
-      if (r.json.error && r.json.error.kind === "busy") { await sleep(200); parseAgain = true; continue; }
-      if (!parseAgain) showParse(body, r.json);
+      const res = await request("/api/parse", body);
+      if (!parseAgain) showParse(body, res);
     } while (parseAgain);
   } finally {
     parseBusy = false;
@@ -200,13 +204,14 @@ function showParse(body, res) {
   const err = res.valid === undefined ? res.error : null;
   ui.parseError.hidden = true;
   if (err && err.kind === "grammar") {
-    showGrammarError(err.message);
+    showGrammarError(err.message, body.grammar);
     ui.grammarStatus.textContent = "does not load";
     ui.grammarStatus.className = "status bad";
     ui.verdict.textContent = "";
     ui.tree.replaceChildren();
     ui.components.replaceChildren();
     showInput(body.input, null);
+    freshness();
     return;
   }
   showGrammarError(null);
@@ -316,38 +321,86 @@ async function heavyNow() {
   try {
     do {
       heavyAgain = false;
-      const grammar = ui.grammar.value;
-      const profile = ui.profile.value;
+      const checked = ranOn("check");
       let stop = running(ui.checkStatus, "the check");
-      let r = await post("/api/check", { grammar, profile, extra_abnf: ui.extraAbnf.value });
-      while (r.json.error && r.json.error.kind === "busy") { await sleep(300); r = await post("/api/check", { grammar, profile, extra_abnf: ui.extraAbnf.value }); }
+      let res = await request("/api/check", { grammar: checked.grammar, profile: checked.profile, extra_abnf: checked.extra });
       let secs = stop();
       if (heavyAgain) continue;
-      showCheck(r.json, secs);
-      stop = running(ui.diffStatus, "the diff");
+      showCheck(res, secs, checked);
       // The selected start rule, in both grammars (the corpus holds IRI
       // references: with a smaller rule, few inputs match, and the
-      // summary says how many).
-      const body = { grammar, profile, rule: ui.rule.value || "IRI-reference", trees: ui.trees.checked };
-      r = await post("/api/diff", body);
-      while (r.json.error && r.json.error.kind === "busy") { await sleep(300); r = await post("/api/diff", body); }
+      // summary says how many). The grammar is the one just checked.
+      const diffed = { ...ranOn("diff"), grammar: checked.grammar, profile: checked.profile };
+      stop = running(ui.diffStatus, "the diff");
+      res = await request("/api/diff", diffed);
       secs = stop();
       if (heavyAgain) continue;
-      showDiff(r.json, secs);
+      showDiff(res, secs, diffed);
     } while (heavyAgain);
-  } catch (e) {
-    ui.checkStatus.textContent = `the server does not answer: ${e}`;
-    ui.checkStatus.className = "status bad";
   } finally {
     heavyBusy = false;
     ui.runCheck.disabled = false;
+    freshness();
   }
 }
 const scheduleHeavy = debounce(() => { if (ui.auto.checked) heavyNow(); }, 1200);
 
+// ---- whether the check and the diff on display are the page's ---------------
+
+// What a check or a diff depends on, as the page stands now (the diff's
+// fields are its request's).
+function ranOn(kind) {
+  const common = { grammar: ui.grammar.value, profile: ui.profile.value };
+  return kind === "check"
+    ? { ...common, extra: ui.extraAbnf.value }
+    : { ...common, rule: ui.rule.value || "IRI-reference", trees: ui.trees.checked };
+}
+const CHANGED = {
+  grammar: "your grammar has changed", profile: "the profile has changed",
+  extra: "the extra ABNF has changed", rule: "the start rule has changed", trees: "“compare trees” has changed",
+};
+
+// What the check and the diff on display ran on (null: nothing shown).
+const shown = { check: null, diff: null };
+const heavyPanels = {
+  check: { panel: ui.checkPanel, status: ui.checkStatus, stale: ui.checkStale, summary: ui.checkSummary, table: ui.check },
+  diff: { panel: ui.diffPanel, status: ui.diffStatus, stale: ui.diffStale, summary: ui.diffSummary, table: ui.diff },
+};
+
+// After every change and every answer: a check or diff of another grammar
+// than the editor's, when the editor's does not load, is cleared (there is
+// nothing to compare until it loads); one that ran on other inputs than the
+// page's is marked out of date until it runs again.
+function freshness() {
+  const res = lastParse && lastParse.res;
+  const broken = res && lastParse.body.grammar === ui.grammar.value &&
+    res.valid === undefined && res.error && res.error.kind === "grammar";
+  for (const [kind, p] of Object.entries(heavyPanels)) {
+    const ran = shown[kind];
+    let changed = [];
+    if (ran && broken && ran.grammar !== ui.grammar.value) {
+      shown[kind] = null;
+      if (kind === "check") lastCheck = null;
+      if (!p.status.classList.contains("running")) {
+        p.status.textContent = "not run";
+        p.status.className = "status bad";
+      }
+      p.summary.textContent = "your grammar does not load (its errors are above): nothing to compare";
+      p.summary.className = "summary bad";
+      p.table.replaceChildren();
+    } else if (ran) {
+      const now = ranOn(kind);
+      changed = Object.keys(now).filter((k) => now[k] !== ran[k]).map((k) => CHANGED[k]);
+    }
+    p.panel.classList.toggle("stale", changed.length > 0);
+    p.stale.hidden = changed.length === 0;
+    p.stale.textContent = changed.length ? `out of date: ${changed.join(", ")} since this ran` : "";
+  }
+}
+
 let lastCheck = null;
 
-// A check or diff the server refused: its status, the error as the
+// A check or diff the backend refused: its status, the error as the
 // summary, and an empty table.
 function showNotRun(status, summary, table, error, secs) {
   done(status, "not run", secs);
@@ -357,17 +410,21 @@ function showNotRun(status, summary, table, error, secs) {
   table.replaceChildren();
 }
 
-function showCheck(res, secs) {
+function showCheck(res, secs, ran) {
   lastCheck = res;
-  if (res.error) return showNotRun(ui.checkStatus, ui.checkSummary, ui.check, res.error, secs);
-  done(ui.checkStatus, "done", secs, res.cached ? ", the last answer" : "");
-  ui.checkStatus.className = "status " + (res.passed ? "good" : "bad");
-  const counts = res.counts.map((c) => `${c.count} ${c.status}`).join(", ");
-  let summary = `${res.passed ? "passed" : "FAILED"}: ${res.rows.length} rules: ${counts}`;
-  if (res.root_causes.length) summary += ` — root cause${res.root_causes.length > 1 ? "s" : ""}: ${res.root_causes.join(", ")}`;
-  ui.checkSummary.textContent = summary;
-  ui.checkSummary.className = "summary " + (res.passed ? "good" : "bad");
-  renderCheckRows();
+  shown.check = ran;
+  if (res.error) showNotRun(ui.checkStatus, ui.checkSummary, ui.check, res.error, secs);
+  else {
+    done(ui.checkStatus, "done", secs);
+    ui.checkStatus.className = "status " + (res.passed ? "good" : "bad");
+    const counts = res.counts.map((c) => `${c.count} ${c.status}`).join(", ");
+    let summary = `${res.passed ? "passed" : "FAILED"}: ${res.rows.length} rules: ${counts}`;
+    if (res.root_causes.length) summary += ` — root cause${res.root_causes.length > 1 ? "s" : ""}: ${res.root_causes.join(", ")}`;
+    ui.checkSummary.textContent = summary;
+    ui.checkSummary.className = "summary " + (res.passed ? "good" : "bad");
+    renderCheckRows();
+  }
+  freshness();
 }
 
 function renderCheckRows() {
@@ -396,8 +453,13 @@ function renderCheckRows() {
   ui.check.replaceChildren(head, ...body);
 }
 
-function showDiff(res, secs) {
-  if (res.error) return showNotRun(ui.diffStatus, ui.diffSummary, ui.diff, res.error, secs);
+function showDiff(res, secs, ran) {
+  shown.diff = ran;
+  if (res.error) {
+    showNotRun(ui.diffStatus, ui.diffSummary, ui.diff, res.error, secs);
+    freshness();
+    return;
+  }
   done(ui.diffStatus, "done", secs);
   ui.diffStatus.className = "status " + (res.differing ? "bad" : "good");
   ui.diffSummary.textContent = `${res.inputs} inputs of the built-in corpus as ${res.new.rule}, ` +
@@ -415,27 +477,151 @@ function showDiff(res, secs) {
     }
   }
   ui.diff.replaceChildren(...parts);
+  freshness();
 }
+
+// ---- grammar files: the file picker, or files dropped on the page -------------
+
+// The most bytes a load reads, all its files together. Every request
+// carries the grammar as a JSON string, and the backend reads at most 1 MiB
+// a request (MAX_BODY in wasm/src/playground.rs); half of it leaves room for
+// JSON's escapes, the input and the extra ABNF. A built-in grammar is about
+// 26 KB. Larger files are refused before any of them is read.
+const MAX_GRAMMAR_BYTES = 512 * 1024;
+
+// The files the editor's text came from, and that text (to say "edited").
+let loaded = null;
+// What the note under the picker says when no file is loaded.
+const FILES_HINT = ui.filesNote.textContent;
+
+// A file name as the page shows it, and in the comment above its text:
+// controls, line breaks and bidi formatting characters written as \u{…}.
+const printable = (name) =>
+  name.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
+    (c) => `\\u{${c.codePointAt(0).toString(16).toUpperCase()}}`);
+
+function showFiles(message, bad = false) {
+  ui.filesNote.textContent = message;
+  ui.filesNote.className = "files-note" + (bad ? " bad" : "");
+}
+
+function showLoaded() {
+  if (!loaded) return;
+  const names = loaded.names.join(", ");
+  const how = loaded.names.length > 1 ? ", one after the other in this order" : "";
+  const edited = ui.grammar.value === loaded.text ? "" : " (edited since)";
+  showFiles(`from ${names}${how}${edited}`);
+}
+
+// Reads the files into the editor: one file as it is; several one after
+// the other, each under a `// ======== NAME ========` line as in the
+// built-in grammar's text (pest takes a grammar's rules in any order, so the
+// order only places them in the editor). Nothing changes when a file is too
+// large, unreadable or not UTF-8: the message says which.
+async function loadFiles(list) {
+  const files = [...list];
+  if (!files.length) return;
+  const names = files.map((f) => printable(f.name));
+  const total = files.reduce((n, f) => n + f.size, 0);
+  if (total > MAX_GRAMMAR_BYTES) {
+    const what = files.length > 1 ? `${names.join(", ")} hold` : `${names[0]} holds`;
+    showFiles(`not loaded: ${what} ${total.toLocaleString("en")} bytes, more than the ` +
+      `${MAX_GRAMMAR_BYTES.toLocaleString("en")} a grammar may have here`, true);
+    return;
+  }
+  showFiles(`reading ${names.join(", ")}…`);
+  const utf8 = new TextDecoder("utf-8", { fatal: true });
+  const texts = [];
+  for (const [i, f] of files.entries()) {
+    let bytes;
+    try {
+      bytes = await f.arrayBuffer();
+    } catch (e) {
+      showFiles(`not loaded: ${names[i]} cannot be read (${e.message})`, true);
+      return;
+    }
+    if (bytes.byteLength > MAX_GRAMMAR_BYTES) {
+      showFiles(`not loaded: ${names[i]} has grown to ${bytes.byteLength.toLocaleString("en")} bytes`, true);
+      return;
+    }
+    try {
+      texts.push(utf8.decode(bytes));
+    } catch {
+      showFiles(`not loaded: ${names[i]} is not UTF-8 text`, true);
+      return;
+    }
+  }
+  const text = files.length === 1 ? texts[0] : texts.map((t, i) =>
+    `${i ? "\n" : ""}// ======== ${names[i]} ========\n\n${t}${t.endsWith("\n") ? "" : "\n"}`).join("");
+  ui.grammar.value = text;
+  ui.grammar.scrollTop = 0;
+  loaded = { names, text };
+  showLoaded();
+  parseNow();
+  scheduleHeavy();
+  freshness();
+}
+
+ui.files.addEventListener("change", () => {
+  const files = [...ui.files.files];
+  // Cleared, so that choosing the same file again loads it again.
+  ui.files.value = "";
+  loadFiles(files);
+});
+
+// Files dragged over the page: it takes them wherever they are dropped
+// (instead of the browser opening them); a drag of text into a text field
+// is left to the browser.
+const carriesFiles = (e) => !!e.dataTransfer && [...e.dataTransfer.types].includes("Files");
+let dragDepth = 0;
+document.addEventListener("dragenter", (e) => {
+  if (!carriesFiles(e)) return;
+  e.preventDefault();
+  dragDepth++;
+  document.body.classList.add("dropping");
+});
+document.addEventListener("dragleave", (e) => {
+  if (!carriesFiles(e)) return;
+  dragDepth = Math.max(0, dragDepth - 1);
+  if (!dragDepth) document.body.classList.remove("dropping");
+});
+document.addEventListener("dragover", (e) => {
+  if (!carriesFiles(e)) return;
+  e.preventDefault();
+  e.dataTransfer.dropEffect = "copy";
+});
+document.addEventListener("drop", (e) => {
+  if (!carriesFiles(e)) return;
+  e.preventDefault();
+  dragDepth = 0;
+  document.body.classList.remove("dropping");
+  loadFiles(e.dataTransfer.files);
+});
 
 // ---- wiring -----------------------------------------------------------------
 
-ui.grammar.addEventListener("input", () => { scheduleParse(); scheduleHeavy(); });
-ui.extraAbnf.addEventListener("input", scheduleHeavy);
+ui.grammar.addEventListener("input", () => { showLoaded(); freshness(); scheduleParse(); scheduleHeavy(); });
+ui.extraAbnf.addEventListener("input", () => { freshness(); scheduleHeavy(); });
 ui.input.addEventListener("input", scheduleParse);
-ui.rule.addEventListener("change", () => { parseNow(); scheduleHeavy(); });
+ui.rule.addEventListener("change", () => { freshness(); parseNow(); scheduleHeavy(); });
 ui.hideChars.addEventListener("change", () => {
   if (lastParse && lastParse.res.valid) showTree(lastParse.res.input, lastParse.res.nodes);
 });
 ui.failuresOnly.addEventListener("change", renderCheckRows);
-ui.trees.addEventListener("change", heavyNow);
+ui.trees.addEventListener("change", () => { freshness(); heavyNow(); });
 ui.runCheck.addEventListener("click", heavyNow);
 ui.copy.addEventListener("click", () => {
   ui.grammar.value = ui.builtin.value;
+  loaded = null;
+  showFiles(FILES_HINT);
+  freshness();
   parseNow();
   scheduleHeavy();
 });
 ui.profile.addEventListener("change", async () => {
+  freshness();
   await loadBuiltin();
+  freshness();
   parseNow();
   scheduleHeavy();
 });

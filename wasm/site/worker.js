@@ -1,9 +1,10 @@
-// The grammar playground's backend in the browser: a module Web Worker that
-// answers the requests of `iri grammar serve`'s API (/api/grammar,
-// /api/parse, /api/check, /api/diff) with the same JSON, from the
-// WebAssembly build of iribis::lab::playground (wasm/src/playground.rs).
-// The page (app.js) starts two: one for parses, one for the slow check and
-// diff, and ends one that runs past its time.
+// The grammar playground's backend: a module Web Worker that answers the
+// page's requests (/api/grammar, /api/parse, /api/check, /api/diff) with the
+// JSON of iribis_lab::playground, from its WebAssembly build
+// (wasm/src/playground.rs). The page (app.js) starts two: one for parses,
+// one for the slow check and diff, and ends one that runs past its time.
+// Each message is {id, path, body}; each answer {id, json}, and `restart`
+// when the worker must be replaced.
 //
 // A trap (the stack exhausted by an input that nests deeper than the
 // browser's stack holds, which pest cannot see coming in WebAssembly; or a
@@ -19,13 +20,13 @@ self.onmessage = async (event) => {
   try {
     await ready;
     backend ??= new Playground();
-    const answer = JSON.parse(backend.request(path, body ?? ""));
-    self.postMessage({ id, answer });
+    const { json } = JSON.parse(backend.request(path, body ?? ""));
+    self.postMessage({ id, json });
   } catch (e) {
     const stack = e instanceof RangeError || /out of bounds|stack/i.test(String(e));
     const error = stack
       ? { kind: "limit", message: `the grammar needs more nested calls than the browser's stack holds for this input: no verdict (${e})` }
       : { kind: "internal", message: `internal error (a bug in iribis: please report it, with the grammar and the input): ${e}` };
-    self.postMessage({ id, answer: { status: stack ? 422 : 500, json: { error } }, restart: true });
+    self.postMessage({ id, json: { error }, restart: true });
   }
 };

@@ -10,7 +10,7 @@
 //! `spec`; a bad option throws a `TypeError` (wrong type) or a `RangeError`
 //! (unknown name).
 
-use iribis::check::{CheckOptions, Code, Preset, Severities, Severity, Violation};
+use iribis::check::{CheckOptions, Code, Preset, Severities, Severity};
 use iribis::convert::{ConvertError, ToIriOptions, ToUriOptions};
 use iribis::normalize::Level;
 use iribis::readings::{ReadHost, Reader, Reading};
@@ -19,6 +19,7 @@ use iribis::{Components, GrammarRule, Iri, IriRef, ParseOptions, Profile};
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::prelude::*;
 
+mod js;
 #[cfg(feature = "playground")]
 mod playground;
 
@@ -78,7 +79,7 @@ export interface CheckOptions {
   severities?: "default" | "strict" | "leiri" | ({ preset?: "default" | "strict" | "leiri" } & Record<string, string>);
 }
 
-/** One finding of check(). */
+/** One finding of check(): the object of `iri check --json`, its keys in camelCase. */
 export interface Finding {
   /** The stable code (see `iri check --explain CODE`). */
   code: string;
@@ -92,12 +93,14 @@ export interface Finding {
   /** The span's length in characters. */
   len: number;
   component: string;
+  /** On a SYNTAX_ERROR: what could have stood at the position, as IriParseError's `expected`. */
+  expected?: string[];
   /** On a READING_ finding and HOST_NOT_ALLOWED: the readers that read the input otherwise ("whatwg", "inet_aton", "decoded"). */
   readers?: Reader[];
-  /** The host they reach, in canonical form. */
-  reached?: string | null;
+  /** The host they reach, in canonical form, when they reach one. */
+  reached?: string;
   /** Its class when it is an IP address ("loopback", "private", "link-local"...). */
-  addressClass?: string | null;
+  addressClass?: string;
   /** The host and path the WHATWG URL Standard reads, or null when it rejects the input. */
   whatwg?: { host: string | null; path: string } | null;
 }
@@ -512,41 +515,14 @@ fn set_reach(o: &JsValue, d: &iribis::readings::Detail) {
     );
 }
 
-fn finding(v: &Violation) -> JsValue {
-    let o: JsValue = Object::new().into();
-    set(&o, "code", v.code.name());
-    set(&o, "severity", v.severity.name());
-    set(&o, "spec", v.code.spec());
-    set(&o, "message", v.message.as_str());
-    set(&o, "byte", v.byte as f64);
-    set(&o, "char", v.char as f64);
-    set(&o, "len", v.len as f64);
-    set(&o, "component", v.component.name());
-    if let Some(d) = v.detail.as_deref() {
-        set_reach(&o, d);
-        let whatwg = d.whatwg.as_ref().map_or(JsValue::NULL, |w| {
-            let x: JsValue = Object::new().into();
-            set(&x, "host", nullable(w.host.as_deref()));
-            set(&x, "path", w.path.as_str());
-            x
-        });
-        set(&o, "whatwg", whatwg);
-    }
-    o
-}
-
 /// The conformance report of `s`: whether it is valid, and every finding
 /// not allowed by the severities, in input order (an input that does not
-/// parse gets one `SYNTAX_ERROR`).
+/// parse gets one `SYNTAX_ERROR`). The library's serialization of the
+/// report, `iri check --json`'s shape, with its keys in camelCase.
 #[wasm_bindgen(skip_typescript)]
 pub fn check(s: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let options = check_options(&Options::new(options)?)?;
-    let report = iribis::check(s, &options);
-    let o: JsValue = Object::new().into();
-    set(&o, "valid", report.valid);
-    let findings: Array = report.violations.iter().map(finding).collect();
-    set(&o, "violations", findings);
-    Ok(o)
+    js::to_js(&iribis::check(s, &options))
 }
 
 /// A conversion error: the parse error, or a `RangeError` (IDNA, unknown

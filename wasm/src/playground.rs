@@ -1,36 +1,36 @@
 //! The grammar playground's backend in the browser: the requests of
-//! `iri grammar serve` (`iribis_lab::playground`), answered inside a Web
-//! Worker of the static page, with the same JSON.
+//! `iribis_lab::playground`, answered inside a Web Worker of the static
+//! page, in their JSON.
 //!
-//! What the server does with threads and timeouts is done here by the
-//! page: each worker answers one request at a time (one for parses, one for
-//! the slow check and diff), and a request that runs too long (pest_meta's
-//! validation of some small grammars, which nothing inside can interrupt)
-//! is ended by terminating the worker and starting a new one. The lab's
-//! recursion, which runs on a thread with a 2 GiB stack natively, runs on
-//! the module's own stack here, whose size `build.rs` sets and the lab's
-//! limits are held to (see `iribis_lab::MAX_EXPRESSIONS`).
+//! The page bounds what runs here: each worker answers one request at a
+//! time (one for parses, one for the slow check and diff), and a request
+//! that runs too long (pest_meta's validation of some small grammars, which
+//! nothing inside can interrupt) is ended by terminating the worker and
+//! starting a new one. The lab's recursion, which runs on a thread with a
+//! 2 GiB stack natively, runs on the module's own stack here, whose size
+//! `build.rs` sets and the lab's limits are held to (see
+//! `iribis_lab::MAX_EXPRESSIONS`).
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::num::NonZeroUsize;
 use std::sync::Arc;
 
-use iribis_lab::playground::{self, ApiError, Grammars};
-use iribis_lab::PestGrammar;
 use iribis::Profile;
+use iribis_lab::playground::{self, ApiError, ErrorKind, Grammars};
+use iribis_lab::PestGrammar;
 use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;
 
-/// pest calls allowed per parse, as `iri grammar serve` allows: a grammar
-/// that would backtrack exponentially gives up with a `limit` error.
+/// pest calls allowed per parse: a grammar that would backtrack
+/// exponentially gives up with a `limit` error.
 const CALL_LIMIT: usize = 5_000_000;
 
 /// Edited grammars kept, by text: the page sends the grammar with every
 /// keystroke in the input.
 const CACHED_GRAMMARS: usize = 4;
 
-/// The largest request read, as the server's body limit.
+/// The largest request read.
 const MAX_BODY: usize = 1 << 20;
 
 /// One backend: the grammars it has loaded.
@@ -84,10 +84,11 @@ impl Playground {
         }
     }
 
-    /// Answers one request of the server's API: `path` is
+    /// Answers one request of the playground's API: `path` is
     /// `/api/grammar?profile=P`, `/api/parse`, `/api/check` or `/api/diff`,
-    /// `body` the JSON text of a POST. The answer is `{"status", "json"}`
-    /// as JSON text: the HTTP status the server would give, and its body.
+    /// `body` the request's JSON text (empty for `/api/grammar`). The answer
+    /// is `{"json": ANSWER}` as JSON text, where ANSWER is the request's
+    /// answer or `{"error": {"kind", "message"}}`.
     pub fn request(&self, path: &str, body: &str) -> String {
         let (path, query) = path.split_once('?').unwrap_or((path, ""));
         let answer = match path {
@@ -100,13 +101,13 @@ impl Playground {
                 "/api/check" => playground::check(&body, self),
                 _ => playground::diff(&body, self),
             }),
-            _ => Err(ApiError::new(404, "not-found", format!("no page {path}"))),
+            _ => Err(ApiError::new(
+                ErrorKind::UnknownRequest,
+                format!("no request {path}"),
+            )),
         };
-        let (status, json) = match answer {
-            Ok(v) => (200, v),
-            Err(e) => (e.status, e.json()),
-        };
-        json!({"status": status, "json": json}).to_string()
+        let json = answer.unwrap_or_else(|e| e.json());
+        json!({ "json": json }).to_string()
     }
 }
 
@@ -114,21 +115,18 @@ impl Playground {
 fn read(body: &str) -> Result<Map<String, Value>, ApiError> {
     if body.len() > MAX_BODY {
         return Err(ApiError::new(
-            413,
-            "too-large",
+            ErrorKind::TooLarge,
             format!("the request body is larger than {MAX_BODY} bytes"),
         ));
     }
     match serde_json::from_str(body) {
         Ok(Value::Object(m)) => Ok(m),
         Ok(_) => Err(ApiError::new(
-            400,
-            "bad-request",
+            ErrorKind::BadRequest,
             "the body must be a JSON object",
         )),
         Err(e) => Err(ApiError::new(
-            400,
-            "bad-request",
+            ErrorKind::BadRequest,
             format!("the body is not JSON: {e}"),
         )),
     }

@@ -1253,7 +1253,7 @@ mod tests {
         );
     }
 
-    /// Issue 26 item 16: `>` always ends an IRIREF (`\>` is no escape), so
+    /// `>` always ends an IRIREF (`\>` is no escape), so
     /// the next IRI is not swallowed.
     #[test]
     fn backslash_before_the_end_of_an_iriref() {

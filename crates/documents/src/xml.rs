@@ -247,11 +247,12 @@ struct Tee<R> {
 
 impl<R> Tee<R> {
     fn send(&mut self, bytes: Vec<u8>) {
-        if let Some(copy) = &self.copy {
-            if !bytes.is_empty() && copy.send(bytes).is_err() {
-                // The parser of record stopped: its findings are in.
-                self.copy = None;
-            }
+        if let Some(copy) = &self.copy
+            && !bytes.is_empty()
+            && copy.send(bytes).is_err()
+        {
+            // The parser of record stopped: its findings are in.
+            self.copy = None;
         }
     }
 

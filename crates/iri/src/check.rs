@@ -607,7 +607,8 @@ fn write_json_line<W: Write>(
         if i > 0 {
             buf.push(b',');
         }
-        serde_json::to_writer(&mut *buf, &ViolationJson::of(v))?;
+        // The library's serialization of a finding (docs/schema/check.json).
+        serde_json::to_writer(&mut *buf, v)?;
     }
     buf.push(b']');
     if let Err(failure) = answer {
@@ -623,69 +624,6 @@ fn write_json_line<W: Write>(
     buf.extend_from_slice(extra);
     buf.extend_from_slice(b"}\n");
     out.spill_if_full()
-}
-
-/// A finding as the JSON output has it. A `SYNTAX_ERROR` adds `expected`
-/// (what the grammar allowed at `byte`). A `READING_` finding and
-/// `HOST_NOT_ALLOWED` add what the other readers read: `readers`,
-/// `reached` and `address_class` when they reach a host, and `whatwg`
-/// (`null` when the WHATWG URL Standard rejects the input or does not read
-/// it).
-#[derive(serde::Serialize)]
-struct ViolationJson<'a> {
-    code: &'static str,
-    severity: &'static str,
-    spec: &'static str,
-    message: &'a str,
-    byte: usize,
-    char: usize,
-    len: usize,
-    component: &'static str,
-    /// A `SYNTAX_ERROR`'s expected list, as `iri parse --json` gives it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    expected: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    readers: Option<Vec<&'static str>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reached: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    address_class: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    whatwg: Option<Option<WhatwgJson<'a>>>,
-}
-
-/// The WHATWG URL Standard's host and path, on a reading finding.
-#[derive(serde::Serialize)]
-struct WhatwgJson<'a> {
-    host: Option<&'a str>,
-    path: &'a str,
-}
-
-impl<'a> ViolationJson<'a> {
-    fn of(v: &'a iribis::check::Violation) -> Self {
-        let detail = v.detail.as_deref();
-        ViolationJson {
-            code: v.code.name(),
-            severity: v.severity.name(),
-            spec: v.code.spec(),
-            message: &v.message,
-            byte: v.byte,
-            char: v.char,
-            len: v.len,
-            component: v.component.name(),
-            expected: (v.code == iribis::check::Code::SyntaxError)
-                .then(|| v.expected.iter().map(|x| x.to_string()).collect()),
-            readers: detail.map(|d| d.readers.iter().map(|r| r.name()).collect()),
-            reached: detail.and_then(|d| d.reached.as_deref()),
-            address_class: detail.and_then(|d| d.address_class).map(|c| c.name()),
-            whatwg: detail.map(|d| {
-                d.whatwg.as_ref().map(|w| WhatwgJson {
-                    host: w.host.as_deref(),
-                    path: &w.path,
-                })
-            }),
-        }
-    }
 }
 
 fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) -> io::Result<()> {

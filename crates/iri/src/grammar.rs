@@ -419,10 +419,11 @@ pub(crate) fn parse_with(
     let mut limit = None;
     let outcome = answer_all(lines, as_json, &shape, |text| {
         let result = g.tree(rule, text);
-        if let Err(f) = &result {
-            if f.limit.is_some() && limit.is_none() {
-                limit = Some(f.to_string());
-            }
+        if let Err(f) = &result
+            && f.limit.is_some()
+            && limit.is_none()
+        {
+            limit = Some(f.to_string());
         }
         let mut answer = match result {
             Ok(tree) => {

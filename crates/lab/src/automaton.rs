@@ -549,11 +549,11 @@ impl Run<'_> {
         let mut todo = set.clone();
         while let Some(s) = todo.pop() {
             for e in &self.nfa.edges[s as usize] {
-                if let Edge::Eps(b) = e {
-                    if seen.insert(*b) {
-                        set.push(*b);
-                        todo.push(*b);
-                    }
+                if let Edge::Eps(b) = e
+                    && seen.insert(*b)
+                {
+                    set.push(*b);
+                    todo.push(*b);
                 }
             }
         }
@@ -678,10 +678,10 @@ impl Run<'_> {
         let mut next = Vec::new();
         for &s in set {
             for e in &self.nfa.edges[s as usize] {
-                if let Edge::Chars(i, b) = e {
-                    if super::language::contains(&self.nfa.sets[*i as usize], c) {
-                        next.push(*b);
-                    }
+                if let Edge::Chars(i, b) = e
+                    && super::language::contains(&self.nfa.sets[*i as usize], c)
+                {
+                    next.push(*b);
                 }
             }
         }
@@ -718,13 +718,13 @@ impl Run<'_> {
                 continue;
             }
             for e in &self.nfa.edges[t.state as usize] {
-                if let Edge::Chars(i, b) = e {
-                    if super::language::contains(&self.nfa.sets[*i as usize], c) {
-                        next.push(Thread {
-                            state: *b,
-                            obls: obls.clone(),
-                        });
-                    }
+                if let Edge::Chars(i, b) = e
+                    && super::language::contains(&self.nfa.sets[*i as usize], c)
+                {
+                    next.push(Thread {
+                        state: *b,
+                        obls: obls.clone(),
+                    });
                 }
             }
         }
@@ -873,12 +873,12 @@ fn search(
             .collect();
         let acc: Vec<bool> = runs.iter().zip(&ds).map(|(r, d)| r.accepts(d)).collect();
         let alive: Vec<bool> = runs.iter().zip(&ds).map(|(r, d)| r.alive(d)).collect();
-        if let Some(c) = goal(&acc) {
-            if found[c].is_none() {
-                found[c] = Some(text(&nodes, i));
-                if found.iter().all(Option::is_some) {
-                    break;
-                }
+        if let Some(c) = goal(&acc)
+            && found[c].is_none()
+        {
+            found[c] = Some(text(&nodes, i));
+            if found.iter().all(Option::is_some) {
+                break;
             }
         }
         if !viable(&alive, &acc) {
@@ -1057,10 +1057,10 @@ fn eps_reach(nfa: &Nfa, from: u32, stop: u32) -> Vec<u32> {
             continue;
         }
         for e in &nfa.edges[s as usize] {
-            if let Edge::Eps(b) | Edge::Pred { to: b, .. } = e {
-                if seen.insert(*b) {
-                    todo.push(*b);
-                }
+            if let Edge::Eps(b) | Edge::Pred { to: b, .. } = e
+                && seen.insert(*b)
+            {
+                todo.push(*b);
             }
         }
     }

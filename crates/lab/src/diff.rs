@@ -178,12 +178,12 @@ pub fn diff(
         new_accepted += usize::from(b.is_ok());
         // pest gave up on one side: there is no verdict to compare.
         for (side, result) in [(&base, &a), (&new, &b)] {
-            if let Err(f) = result {
-                if f.limit.is_some() {
-                    return Err(GrammarError {
-                        message: format!("{}: input {input:?}: {f}", side.name),
-                    });
-                }
+            if let Err(f) = result
+                && f.limit.is_some()
+            {
+                return Err(GrammarError {
+                    message: format!("{}: input {input:?}: {f}", side.name),
+                });
             }
         }
         let found = match (a, b) {

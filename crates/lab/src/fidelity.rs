@@ -631,10 +631,12 @@ fn rank(rows: &mut [CheckRow], pest: &PestGrammar, abnf: &Grammar) {
         while let Some(r) = todo.pop() {
             let Some(e) = exprs.get(&r) else { continue };
             for sub in e.iter_top_down() {
-                if let pest_meta::optimizer::OptimizedExpr::Ident(n) = sub {
-                    if n != start && exprs.contains_key(&n) && seen.insert(n.clone()) {
-                        todo.push(n);
-                    }
+                if let pest_meta::optimizer::OptimizedExpr::Ident(n) = sub
+                    && n != start
+                    && exprs.contains_key(&n)
+                    && seen.insert(n.clone())
+                {
+                    todo.push(n);
                 }
             }
         }

@@ -480,22 +480,21 @@ impl Firsts<'_> {
                         max,
                         node: inner,
                     } = n
+                        && max.is_none_or(|m| m > *min)
                     {
-                        if max.is_none_or(|m| m > *min) {
-                            let after = &rest[i + 1];
-                            let mine = self.first(inner);
-                            if let Some(c) = common(&mine.set, &after.set) {
-                                let what = if *min == 0 && *max == Some(1) {
-                                    "optional"
-                                } else {
-                                    "repetition"
-                                };
-                                out.push(format!(
+                        let after = &rest[i + 1];
+                        let mine = self.first(inner);
+                        if let Some(c) = common(&mine.set, &after.set) {
+                            let what = if *min == 0 && *max == Some(1) {
+                                "optional"
+                            } else {
+                                "repetition"
+                            };
+                            out.push(format!(
                                     "the {what} {} can take {}, which can also start what follows it: PEG never gives back what it took",
                                     short(&abnf_text(n, 1)),
                                     show(c)
                                 ));
-                            }
                         }
                     }
                     self.flag(n, out, false);

@@ -511,14 +511,14 @@ impl Generator<'_> {
                     .collect();
                 // Each variant of the element, once among the shortest copies.
                 let n = min.max(1);
-                if max.is_none_or(|m| m >= 1) {
-                    if let Some(rest) = repeat(&one, n - 1) {
-                        for v in self.variants(inner, depth) {
-                            out.push(format!("{rest}{v}"));
-                            // Two different elements in a row, when allowed.
-                            if max.is_none_or(|m| m >= 2) && n < 2 {
-                                out.push(format!("{v}{one}"));
-                            }
+                if max.is_none_or(|m| m >= 1)
+                    && let Some(rest) = repeat(&one, n - 1)
+                {
+                    for v in self.variants(inner, depth) {
+                        out.push(format!("{rest}{v}"));
+                        // Two different elements in a row, when allowed.
+                        if max.is_none_or(|m| m >= 2) && n < 2 {
+                            out.push(format!("{v}{one}"));
                         }
                     }
                 }

@@ -416,11 +416,11 @@ impl<'g, 'i> Counter<'g, 'i> {
             if steps > budget {
                 break;
             }
-            if let Kind::Rule(r) = self.kind(m) {
-                if self.seen[r] != self.stamp {
-                    self.seen[r] = self.stamp;
-                    todo.push(self.g.rules[r].1);
-                }
+            if let Kind::Rule(r) = self.kind(m)
+                && self.seen[r] != self.stamp
+            {
+                self.seen[r] = self.stamp;
+                todo.push(self.g.rules[r].1);
             }
             self.children(m, &mut todo);
         }

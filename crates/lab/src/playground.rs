@@ -1,11 +1,11 @@
-//! The grammar playground's API: its four requests as functions from a JSON
-//! request to a JSON answer, the same for every backend. `iri grammar serve`
-//! answers them over HTTP on 127.0.0.1 (`GET /api/grammar`, `POST
-//! /api/parse`, `/api/check`, `/api/diff`); the static page answers them in
-//! the browser, from the WebAssembly build of this module (`wasm/`). Each
-//! backend brings its own way of getting grammars ([`Grammars`]): the server
-//! caches them and loads them on a thread with a timeout; the page loads
-//! them in a worker that it can stop. docs/grammar-lab.md describes the JSON.
+//! The grammar playground's API: its four requests (the built-in grammar,
+//! a parse, a check against the ABNF, a diff against the built-in grammar)
+//! as functions from a JSON request to a JSON answer, the same for every
+//! front end. The static page answers them in the browser, from the
+//! WebAssembly build of this module (`wasm/src/playground.rs`), in a worker
+//! that it can stop. Each front end brings its own way of getting grammars
+//! ([`Grammars`]): the page's caches the last few it loaded.
+//! docs/grammar-lab.md describes the JSON.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -53,16 +53,63 @@ const DIFF_EXAMPLES: usize = 5;
 /// explanations (the page finds its line numbers after it).
 pub const ORIGIN: &str = "playground.pest";
 
-/// An error answer: the HTTP status a server gives it, and what its JSON
-/// says, `{"error": {"kind", "message"}}` (and `"rules"`, the grammar's
-/// rules, for an unknown start rule).
+/// What went wrong with a request, for programs: the answer's
+/// `error.kind`, as [`ErrorKind::name`] spells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// `bad-request`: the request is not a JSON object, a field has the
+    /// wrong type, or the profile is unknown.
+    BadRequest,
+    /// `unknown-request`: no request of the API has this name.
+    UnknownRequest,
+    /// `too-large`: the input or the request is over its size limit
+    /// ([`MAX_INPUT`] for an input).
+    TooLarge,
+    /// `grammar`: the edited grammar does not load (pest's report, with
+    /// `playground.pest:LINE:COLUMN`).
+    Grammar,
+    /// `rule`: the grammar has no such start rule (the error lists its
+    /// rules).
+    Rule,
+    /// `abnf`: the extra ABNF does not parse.
+    Abnf,
+    /// `check`: the grammar cannot be checked against the ABNF (an ABNF
+    /// rule uses one that nothing defines).
+    Check,
+    /// `limit`: pest or the lab gave up at one of its limits.
+    Limit,
+}
+
+impl ErrorKind {
+    /// The kind as the JSON answer spells it.
+    ///
+    /// ```
+    /// use iribis_lab::playground::ErrorKind;
+    ///
+    /// assert_eq!(ErrorKind::BadRequest.name(), "bad-request");
+    /// assert_eq!(ErrorKind::Limit.name(), "limit");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::BadRequest => "bad-request",
+            ErrorKind::UnknownRequest => "unknown-request",
+            ErrorKind::TooLarge => "too-large",
+            ErrorKind::Grammar => "grammar",
+            ErrorKind::Rule => "rule",
+            ErrorKind::Abnf => "abnf",
+            ErrorKind::Check => "check",
+            ErrorKind::Limit => "limit",
+        }
+    }
+}
+
+/// An error answer: what its JSON says, `{"error": {"kind", "message"}}`
+/// (and `"rules"`, the grammar's rules, for an unknown start rule).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ApiError {
-    /// The HTTP status: 400, 413, 422 or 503 from this module.
-    pub status: u16,
-    /// The kind of error, for programs: `bad-request`, `too-large`,
-    /// `grammar`, `rule`, `abnf`, `check`, `limit`, `busy`...
-    pub kind: &'static str,
+    /// What went wrong, for programs.
+    pub kind: ErrorKind,
     /// What went wrong, for people.
     pub message: String,
     /// The rules of the grammar, when the start rule was not one of them.
@@ -70,15 +117,19 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    /// An error of `kind` with HTTP status `status`.
+    /// An error of `kind`.
     ///
     /// ```
-    /// let e = iribis_lab::playground::ApiError::new(503, "busy", "try again");
-    /// assert_eq!(e.json().to_string(), r#"{"error":{"kind":"busy","message":"try again"}}"#);
+    /// use iribis_lab::playground::{ApiError, ErrorKind};
+    ///
+    /// let e = ApiError::new(ErrorKind::TooLarge, "the input is too long");
+    /// assert_eq!(
+    ///     e.json().to_string(),
+    ///     r#"{"error":{"kind":"too-large","message":"the input is too long"}}"#
+    /// );
     /// ```
-    pub fn new(status: u16, kind: &'static str, message: impl Into<String>) -> ApiError {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> ApiError {
         ApiError {
-            status,
             kind,
             message: message.into(),
             rules: None,
@@ -87,7 +138,7 @@ impl ApiError {
 
     /// The error as the API answers it: `{"error": {"kind", "message"}}`.
     pub fn json(&self) -> Value {
-        let mut e = json!({"kind": self.kind, "message": self.message});
+        let mut e = json!({"kind": self.kind.name(), "message": self.message});
         if let Some(rules) = &self.rules {
             e["rules"] = json!(rules);
         }
@@ -97,7 +148,7 @@ impl ApiError {
 
 /// Where the requests get their grammars.
 pub trait Grammars {
-    /// The built-in grammar of `profile` (a backend loads each once).
+    /// The built-in grammar of `profile` (a front end loads each once).
     fn builtin(&self, profile: Profile) -> Arc<PestGrammar>;
     /// The request's grammar text, loaded (or taken from a cache): see
     /// [`load`] for the errors to give.
@@ -105,16 +156,18 @@ pub trait Grammars {
 }
 
 /// Loads an edited grammar, named [`ORIGIN`] in its errors: a grammar that
-/// does not load is a `422` `grammar` error with pest's report.
+/// does not load is a [`ErrorKind::Grammar`] error with pest's report.
 ///
 /// ```
-/// let e = iribis_lab::playground::load("a = { b }").unwrap_err();
-/// assert_eq!((e.status, e.kind), (422, "grammar"));
+/// use iribis_lab::playground::{self, ErrorKind};
+///
+/// let e = playground::load("a = { b }").unwrap_err();
+/// assert_eq!(e.kind, ErrorKind::Grammar);
 /// assert!(e.message.contains("playground.pest:1:7"));
 /// ```
 pub fn load(text: &str) -> Result<PestGrammar, ApiError> {
     PestGrammar::parse(text, ORIGIN)
-        .map_err(|e| ApiError::new(422, "grammar", format!("the grammar has errors:\n{e}")))
+        .map_err(|e| ApiError::new(ErrorKind::Grammar, format!("the grammar has errors:\n{e}")))
 }
 
 /// A string field: `default` when absent or null, an error when of another
@@ -128,28 +181,35 @@ fn field<'b>(
         None | Some(Value::Null) => Ok(default),
         Some(Value::String(s)) => Ok(Some(s)),
         Some(_) => Err(ApiError::new(
-            400,
-            "bad-request",
+            ErrorKind::BadRequest,
             format!("{key:?} must be a string"),
         )),
     }
 }
 
-/// A profile by name (`rfc3987bis` when absent), or a `400` error.
+/// A profile by name (`rfc3987bis` when absent), or a
+/// [`ErrorKind::BadRequest`] error.
+///
+/// ```
+/// use iribis::Profile;
+/// use iribis_lab::playground::{profile_of, ErrorKind};
+///
+/// assert_eq!(profile_of(Some("leiri")).unwrap(), Profile::Leiri);
+/// assert_eq!(profile_of(Some("rfc9999")).unwrap_err().kind, ErrorKind::BadRequest);
+/// ```
 pub fn profile_of(name: Option<&str>) -> Result<Profile, ApiError> {
     match name {
         None => Ok(Profile::Rfc3987bis),
         Some(n) => n.parse().map_err(|_| {
             ApiError::new(
-                400,
-                "bad-request",
+                ErrorKind::BadRequest,
                 format!("unknown profile {n:?}: rfc3987bis, rfc3987, rfc3986 or leiri"),
             )
         }),
     }
 }
 
-/// `GET /api/grammar?profile=P`: the built-in grammar's text and rules,
+/// `/api/grammar?profile=P`: the built-in grammar's text and rules,
 /// `{"profile", "text", "rules"}`.
 pub fn grammar(profile: Option<&str>, grammars: &impl Grammars) -> Result<Value, ApiError> {
     let profile = profile_of(profile)?;
@@ -215,12 +275,11 @@ pub fn start_rule<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> Result<&'g 
     })
 }
 
-/// The start rule of a request in `g`, or a `422` `rule` error listing the
-/// grammar's rules.
+/// The start rule of a request in `g`, or a [`ErrorKind::Rule`] error
+/// listing the grammar's rules.
 fn rule_of<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> Result<&'g str, ApiError> {
     start_rule(g, rule, name).map_err(|message| ApiError {
-        status: 422,
-        kind: "rule",
+        kind: ErrorKind::Rule,
         message,
         rules: Some(rule_list(g).into_iter().map(String::from).collect()),
     })
@@ -384,7 +443,7 @@ pub fn explain(
     }
 }
 
-/// `POST /api/parse`: `{"grammar"?, "profile"?, "rule"? (default
+/// `/api/parse`: `{"grammar"?, "profile"?, "rule"? (default
 /// IRI-reference), "input"}`, answered with the tree, components and
 /// verdicts, or the failure explained.
 pub fn parse(body: &Map<String, Value>, grammars: &impl Grammars) -> Result<Value, ApiError> {
@@ -392,8 +451,7 @@ pub fn parse(body: &Map<String, Value>, grammars: &impl Grammars) -> Result<Valu
     let input = field(body, "input", Some(""))?.unwrap_or_default();
     if input.len() > MAX_INPUT {
         return Err(ApiError::new(
-            413,
-            "too-large",
+            ErrorKind::TooLarge,
             format!("the input is longer than {MAX_INPUT} bytes"),
         ));
     }
@@ -431,7 +489,7 @@ pub fn parse(body: &Map<String, Value>, grammars: &impl Grammars) -> Result<Valu
             v["components"] = parts.into();
         }
         Err(f) if f.limit.is_some() => {
-            return Err(ApiError::new(422, "limit", format!("{name}: {f}")));
+            return Err(ApiError::new(ErrorKind::Limit, format!("{name}: {f}")));
         }
         Err(f) => {
             let e = explain(&f, input, rule, profile, shown, &name);
@@ -451,7 +509,7 @@ pub fn parse(body: &Map<String, Value>, grammars: &impl Grammars) -> Result<Valu
 /// The ABNF to check against: the profile's, then the request's
 /// `"extra_abnf"` text (rules added or replaced).
 fn abnf_of(profile: Profile, extra: Option<&str>) -> Result<(Grammar, Option<Grammar>), ApiError> {
-    let bad = |e: String| ApiError::new(422, "abnf", e);
+    let bad = |e: String| ApiError::new(ErrorKind::Abnf, e);
     let (mut abnf, mut printed) = crate::check_abnf(profile).map_err(|e| bad(e.to_string()))?;
     if let Some(text) = extra.filter(|t| !t.trim().is_empty()) {
         abnf.add(text, "extra.abnf")
@@ -463,15 +521,15 @@ fn abnf_of(profile: Profile, extra: Option<&str>) -> Result<(Grammar, Option<Gra
     Ok((abnf, Some(printed)))
 }
 
-/// `POST /api/check`: `{"grammar"?, "profile"?, "extra_abnf"?}`, what
+/// `/api/check`: `{"grammar"?, "profile"?, "extra_abnf"?}`, what
 /// `iri grammar check --grammar FILE --extra-abnf FILE` reports. Slow
-/// (seconds): a backend runs one at a time.
+/// (seconds): a front end runs one at a time.
 pub fn check(body: &Map<String, Value>, grammars: &impl Grammars) -> Result<Value, ApiError> {
     let profile = profile_of(field(body, "profile", None)?)?;
     let (abnf, printed) = abnf_of(profile, field(body, "extra_abnf", None)?)?;
     let (g, name) = grammar_of(body, profile, grammars)?;
     let report = crate::check(&abnf, &g, printed.as_ref(), Scan::Classes)
-        .map_err(|e| ApiError::new(422, "check", format!("cannot check {name}: {e}")))?;
+        .map_err(|e| ApiError::new(ErrorKind::Check, format!("cannot check {name}: {e}")))?;
     Ok(check_json(&report))
 }
 
@@ -514,7 +572,7 @@ fn check_json(report: &CheckReport) -> Value {
     })
 }
 
-/// `POST /api/diff`: `{"grammar"?, "profile"?, "rule"?, "trees"?}`, what
+/// `/api/diff`: `{"grammar"?, "profile"?, "rule"?, "trees"?}`, what
 /// `iri grammar diff FILE --json` reports over the built-in corpus (with
 /// `"trees": true`, `--trees`), against the profile's built-in grammar.
 /// Slow, as [`check`].
@@ -526,8 +584,7 @@ pub fn diff(body: &Map<String, Value>, grammars: &impl Grammars) -> Result<Value
         Some(Value::Bool(b)) => *b,
         Some(_) => {
             return Err(ApiError::new(
-                400,
-                "bad-request",
+                ErrorKind::BadRequest,
                 "\"trees\" must be true or false",
             ));
         }
@@ -547,7 +604,7 @@ pub fn diff(body: &Map<String, Value>, grammars: &impl Grammars) -> Result<Value
     };
     let corpus = crate::default_corpus().map(String::from);
     let report = crate::diff(base_side, new_side, corpus, trees)
-        .map_err(|e| ApiError::new(422, "limit", e.to_string()))?;
+        .map_err(|e| ApiError::new(ErrorKind::Limit, e.to_string()))?;
     Ok(diff_json(&report, base_side, new_side, DIFF_EXAMPLES))
 }
 

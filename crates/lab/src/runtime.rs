@@ -121,7 +121,7 @@ pub struct RuntimeFailure {
     /// Set when pest gave up instead of deciding, with pest's message: the
     /// input needs more nested calls of the grammar's rules than the stack
     /// holds ("stack limit reached"), or, when a call limit is set
-    /// (`pest::set_call_limit`, as `iri grammar serve` does), the parse made
+    /// (`pest::set_call_limit`, as the playground does), the parse made
     /// more rule calls than it allows ("call limit reached"). Not a verdict
     /// on the input.
     pub limit: Option<String>,

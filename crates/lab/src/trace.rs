@@ -917,11 +917,11 @@ impl Machine<'_, '_> {
         self.level += 1;
         let result = f(self);
         self.level -= 1;
-        if let (Some(i), Ok(end)) = (event, &result) {
-            if let Some(e) = self.events.get_mut(i) {
-                e.matched = end.is_some();
-                e.end = end.unwrap_or(self.reached);
-            }
+        if let (Some(i), Ok(end)) = (event, &result)
+            && let Some(e) = self.events.get_mut(i)
+        {
+            e.matched = end.is_some();
+            e.end = end.unwrap_or(self.reached);
         }
         self.reached = self.reached.max(outer);
         result

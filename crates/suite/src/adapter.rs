@@ -74,7 +74,9 @@ pub fn answer(request: &Request) -> Answer {
             let base = match parse(base, &options).map(Iri::try_from) {
                 Ok(Ok(b)) => b,
                 Ok(Err(_)) => {
-                    return Answer::Error("the base is a relative reference (RFC 3986 §5.1)".into());
+                    return Answer::Error(
+                        "the base is a relative reference (RFC 3986 §5.1)".into(),
+                    );
                 }
                 Err(e) => return Answer::Error(format!("the base does not parse: {e}")),
             };

@@ -123,12 +123,11 @@ impl Suite {
             valid.extend(generate::valid_cases(profile, &mut rng, &mut coverage));
             let context = generate::in_context(profile);
             for c in &context {
-                if let Some(ch) = c.note.as_deref().and_then(code_point) {
-                    if !range_chars.contains(&(profile, ch))
-                        && (!ch.is_ascii() || profile == Profile::Leiri)
-                    {
-                        range_chars.push((profile, ch));
-                    }
+                if let Some(ch) = c.note.as_deref().and_then(code_point)
+                    && !range_chars.contains(&(profile, ch))
+                    && (!ch.is_ascii() || profile == Profile::Leiri)
+                {
+                    range_chars.push((profile, ch));
                 }
             }
             valid.extend(context);

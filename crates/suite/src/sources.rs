@@ -270,10 +270,11 @@ pub(crate) fn to_iri(input: &str) -> Expect {
                 o.idna(false).decode_all(true),
                 o.decode_spoofable(true),
             ] {
-                if let Ok(s) = iribis::to_iri(input, &v) {
-                    if s != result && !also.contains(&s) {
-                        also.push(s);
-                    }
+                if let Ok(s) = iribis::to_iri(input, &v)
+                    && s != result
+                    && !also.contains(&s)
+                {
+                    also.push(s);
                 }
             }
             Expect::Result { result, also }

@@ -130,11 +130,11 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
             )
         };
         let mut doc_options = options.clone();
-        if request.base.is_none() && !stdin(path) {
-            if let Some(with_base) = file_iri(path).and_then(|iri| options.clone().base(&iri).ok())
-            {
-                doc_options = with_base;
-            }
+        if request.base.is_none()
+            && !stdin(path)
+            && let Some(with_base) = file_iri(path).and_then(|iri| options.clone().base(&iri).ok())
+        {
+            doc_options = with_base;
         }
         let place = Source {
             name: &name,
@@ -196,10 +196,10 @@ struct FlushFirst<'a> {
 
 impl Read for FlushFirst<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if !self.regular {
-            if let Ok(mut w) = self.writer.try_borrow_mut() {
-                w.out.flush()?;
-            }
+        if !self.regular
+            && let Ok(mut w) = self.writer.try_borrow_mut()
+        {
+            w.out.flush()?;
         }
         let n = self.inner.read(buf)?;
         if let Some(bar) = self.progress {

@@ -1,0 +1,155 @@
+//! What other readers read (src/readings/): the table, one table
+//! per class with each reader's answer pinned, inet_aton against the C
+//! library's answers, WPT's URL tests through both readers, the property
+//! that a finding is reported exactly when the readings differ after
+//! normalization, 3,000 ordinary corpus URLs, the allowed hosts and
+//! `iri parse --readings`.
+
+use crate::common;
+
+/// `iri check --allowed-hosts FILE`: an error naming the reader when any
+/// reading's host is outside the list; the JSON keys of a reading finding.
+#[test]
+fn allowed_hosts_cli() {
+    let dir = std::env::temp_dir().join(format!("iribis-readings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let list = dir.join("allowed.txt");
+    std::fs::write(&list, "# ours\ngood.example\n*.cdn.example\n127.0.0.1\n").unwrap();
+    let list = list.to_str().unwrap();
+    let run = |input: &str| {
+        let o = common::run_iri(&["check", "--json", "--allowed-hosts", list, input], b"");
+        (o.status.code(), common::json_lines(&o).remove(0))
+    };
+    for ok in [
+        "https://good.example/a",
+        "https://GOOD.example./a",
+        "https://img.cdn.example/x.png",
+        "http://127.0.0.1:8080/",
+        "mailto:someone@elsewhere.example",
+    ] {
+        let (status, v) = run(ok);
+        assert_eq!(status, Some(0), "{ok}: {v}");
+    }
+    for (bad, host, readers) in [
+        (
+            "https://evil.example/",
+            "evil.example",
+            vec!["rfc3987bis", "whatwg"],
+        ),
+        (
+            "https://cdn.example/",
+            "cdn.example",
+            vec!["rfc3987bis", "whatwg"],
+        ),
+        (
+            "http://evil.example%2f@good.example/",
+            "evil.example",
+            vec!["decoded"],
+        ),
+        ("http://0x7f.1/", "0x7f.1", vec!["rfc3987bis"]),
+        ("http:evil.example/", "evil.example", vec!["whatwg"]),
+    ] {
+        let (status, v) = run(bad);
+        assert_eq!(status, Some(1), "{bad}: {v}");
+        let f = v["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["code"] == "HOST_NOT_ALLOWED" && f["reached"] == host)
+            .unwrap_or_else(|| panic!("{bad}: {v}"));
+        let got: Vec<&str> = f["readers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect();
+        assert_eq!(got, readers, "{bad}");
+        assert_eq!(f["severity"], "error");
+    }
+    // 0x7f.1 reaches 127.0.0.1 (allowed) in browsers, but its 3987bis host
+    // is not listed; a reading finding carries what browsers read.
+    let (_, v) = run("http://0x7f.1/");
+    let f = v["violations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "READING_HOST_DIFFERS")
+        .unwrap();
+    assert_eq!(f["whatwg"]["host"], "127.0.0.1");
+    assert_eq!(f["whatwg"]["path"], "/");
+    assert_eq!(f["address_class"], "loopback");
+    assert_eq!(f["readers"], serde_json::json!(["whatwg", "inet_aton"]));
+    // A rejection: whatwg is null.
+    let o = common::run_iri(&["check", "--json", "http://a.b.c.1.2.3.4/"], b"");
+    let v = &common::json_lines(&o)[0];
+    let f = &v["violations"][0];
+    assert_eq!(
+        (f["code"].as_str(), f["whatwg"].is_null()),
+        (Some("READING_REJECTED"), true)
+    );
+    // A line that is no host: a usage error naming it.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "good.example\nhttp://x/\n").unwrap();
+    let o = common::run_iri(
+        &[
+            "check",
+            "--allowed-hosts",
+            bad.to_str().unwrap(),
+            "http://a/",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("line 2"),
+        "{o:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `iri parse --readings`: the side-by-side table and its JSON.
+#[test]
+fn parse_readings_cli() {
+    let o = common::run_iri(
+        &[
+            "parse",
+            "--readings",
+            "http://0x7f.1/a/%2e%2e/b?q",
+            "http://evil.com%2f@good.com/",
+            "http://a.b.c.1.2.3.4/",
+        ],
+        b"",
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8(o.stdout).unwrap();
+    common::settings().bind(|| insta::assert_snapshot!(out));
+    let o = common::run_iri(
+        &["parse", "--readings", "--json", "http://0x7f.1/a/%2e%2e/b"],
+        b"",
+    );
+    let v = &common::json_lines(&o)[0];
+    assert_eq!(v["host"], "0x7f.1");
+    assert_eq!(v["readings"]["whatwg"]["host"], "127.0.0.1");
+    assert_eq!(v["readings"]["whatwg"]["path"], "/b");
+    assert_eq!(v["readings"]["inet_aton"]["address_class"], "loopback");
+    assert!(v["readings"]["decoded"].is_null());
+    let codes: Vec<&str> = v["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        ["READING_HOST_DIFFERS", "READING_ENCODED_DOT_SEGMENT"]
+    );
+    let o = common::run_iri(
+        &["parse", "--readings", "--json", "http://a.b.c.1.2.3.4/"],
+        b"",
+    );
+    let v = &common::json_lines(&o)[0];
+    assert_eq!(v["readings"]["whatwg"]["error"], "invalid IPv4 address");
+    // Without --readings, parse --json is as it was.
+    let o = common::run_iri(&["parse", "--json", "http://0x7f.1/"], b"");
+    assert!(common::json_lines(&o)[0].get("readings").is_none());
+}

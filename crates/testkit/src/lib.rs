@@ -1,0 +1,75 @@
+//! What the test binaries of the workspace share: the insta settings that
+//! put every snapshot in the repository's top-level `snapshots/`, the
+//! conventions of the test data files, and the JSON Lines of a run.
+
+use std::path::{Path, PathBuf};
+
+/// The repository's root folder.
+///
+/// ```
+/// assert!(iribis_testkit::root().join("grammar").is_dir());
+/// ```
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// insta settings: snapshots live in the top-level `snapshots/` folder,
+/// named after the test binary and module that assert them.
+pub fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path(root().join("snapshots"));
+    s.set_prepend_module_to_snapshot(true);
+    s
+}
+
+/// The examples of a data file: every line but `# ` comments; `""` stands
+/// for the empty string.
+///
+/// ```
+/// let text = "# a comment\nhttp://a/\n\"\"\n";
+/// assert_eq!(iribis_testkit::examples(text), ["http://a/", ""]);
+/// ```
+pub fn examples(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with("# ") && *l != "#")
+        .map(|l| {
+            if l == "\"\"" {
+                String::new()
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect()
+}
+
+/// `\u{XXXX}` stands for that character; `""` alone for the empty input.
+///
+/// ```
+/// assert_eq!(iribis_testkit::unescape("a\\u{E9}b"), "a\u{E9}b");
+/// assert_eq!(iribis_testkit::unescape("\"\""), "");
+/// ```
+pub fn unescape(s: &str) -> String {
+    if s == "\"\"" {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(at) = rest.find("\\u{") {
+        out.push_str(&rest[..at]);
+        let close = rest[at..].find('}').expect("unclosed \\u{") + at;
+        let code = u32::from_str_radix(&rest[at + 3..close], 16).expect("hex in \\u{}");
+        out.push(char::from_u32(code).expect("a Unicode scalar value"));
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The JSON Lines of a run's standard output.
+pub fn json_lines(o: &std::process::Output) -> Vec<serde_json::Value> {
+    String::from_utf8(o.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}

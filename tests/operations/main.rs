@@ -1,0 +1,8 @@
+//! The operations on references: IRI ↔ URI conversion, resolution and normalization, against the specs' examples, other projects' vectors and properties.
+
+#[path = "../common.rs"]
+mod common;
+
+mod convert;
+mod normalize;
+mod resolve;

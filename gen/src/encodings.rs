@@ -267,7 +267,7 @@ pub fn encode(text: &str, bytes: Bytes) -> Vec<u8> {
 ///
 /// ```
 /// let all = iribis_gen::encodings::suite();
-/// assert!(all.iter().any(|d| d.1 == "shift_jis.html"));
+/// assert!(all.iter().any(|d| d.1 == "shift_jis.meta-charset.html"));
 /// ```
 pub fn suite() -> Vec<(&'static str, String, String, Vec<u8>, &'static Case)> {
     let mut all = Vec::new();

@@ -407,6 +407,7 @@ fn bidi_rules_by_component() {
 /// spoofing corpus's hosts (checked cold, then again from memory, under
 /// another path, scheme and protected domains), and past its memory's
 /// capacity, where it forgets and works the verdicts out again.
+#[cfg(feature = "spoof")]
 #[test]
 fn a_checker_reports_what_check_reports() {
     use iribis::check::Checker;

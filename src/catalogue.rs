@@ -109,7 +109,8 @@ macro_rules! catalogue {
                 match self { $(Code::$variant => Severity::$severity,)* }
             }
 
-            /// The spec section the finding rests on.
+            /// The spec section the finding rests on (for `SYNTAX_ERROR`,
+            /// under the default profile: see [`Code::spec_for`]).
             pub fn spec(self) -> &'static str {
                 match self { $(Code::$variant => $spec,)* }
             }
@@ -134,7 +135,7 @@ macro_rules! catalogue {
 
 catalogue! {
     SyntaxError = "SYNTAX_ERROR", Error, "3987bis §2.2",
-        "The input does not match the grammar of the profile (3987bis §2.2, RFC 3986 Appendix A, or 3987bis §6.1 for LEIRIs). The finding is at the first character that cannot belong to any valid input; nothing else is checked, because without a parse there are no components.";
+        "The input does not match the grammar of the profile, and the finding cites that grammar: 3987bis §2.2 (rfc3987bis, the default), RFC 3987 §2.2 (rfc3987), RFC 3986 §3 (rfc3986) or 3987bis §6.1 (leiri, LEIRIs). The finding is at the first character that cannot belong to any valid input; nothing else is checked, because without a parse there are no components.";
     BidiFormattingCharacter = "BIDI_FORMATTING_CHARACTER", Error, "RFC 3987 §4.1",
         "A bidi formatting character (LRM U+200E, RLM U+200F, ALM U+061C, LRE, RLE, PDF, LRO, RLO U+202A-202E, or an isolate U+2066-2069). RFC 3987 §4.1 says IRIs must not contain them: they change how the IRI is displayed without changing what it is, so a reader can be shown one IRI and given another. LEIRIs lift this restriction (3987bis §6.1): under the leiri profile or preset the character is reported as LEIRI_ONLY_CHARACTER instead.";
     BidiMixedDirection = "BIDI_MIXED_DIRECTION", Warning, "RFC 3987 §4.2 rule 1",
@@ -215,6 +216,32 @@ catalogue! {
         "A host that some reading of the IRI reaches is not in the list of allowed hosts (`iri check --allowed-hosts FILE`, `CheckOptions::allowed_hosts`): 3987bis's own, the WHATWG URL Standard's (browsers), inet_aton's (C resolvers) or that of a reader that percent-decodes before splitting. The message names the readers. Every reading counts, because the software that follows the link may read it any of these ways: `http://allowed.example%2f@evil.example/` passes a check of the 3987bis host and sends a decoding reader to evil.example.";
     QueryDocumentCharset = "QUERY_DOCUMENT_CHARSET", Warning, "3987bis §3.5",
         "An http or https IRI with characters outside ASCII in its query, in a document whose encoding is not UTF-8 or UTF-16 (reported for IRIs read from documents: `iri check --from`, `iribis::documents`). 3987bis §3.5 maps such a query to a URI with the document's charset, not UTF-8, and browsers do: in a Shift_JIS page, `http://example.jp/?q=日本` is requested as `?q=%93%FA%96%7B`, while the IRI's own mapping (3987bis §3.1) gives `?q=%E6%97%A5%E6%9C%AC`. A server that expects one gets the other. The finding gives both URIs; percent-encoding the query as the server expects it, or serving the document in UTF-8, removes the ambiguity. A character of the query that the document's charset cannot represent (it reached the document as a character reference such as `&#x20AC;`) is a finding of its own: browsers send it as the percent-encoded reference, `%26%238364%3B`, which the server reads as the text `&#8364;`.";
+}
+
+impl Code {
+    /// The spec section a finding of this code cites when the input is
+    /// checked under `profile`: a `SYNTAX_ERROR` cites the grammar of the
+    /// profile, as [`ParseError::spec`](crate::ParseError::spec) does (RFC
+    /// 3986 §3, RFC 3987 §2.2, 3987bis §6.1 for LEIRIs, 3987bis §2.2);
+    /// every other code its own section, [`Code::spec`], whatever the
+    /// profile.
+    ///
+    /// ```
+    /// use iribis::check::Code;
+    /// use iribis::Profile;
+    ///
+    /// assert_eq!(Code::SyntaxError.spec_for(Profile::Rfc3986), "RFC 3986 §3");
+    /// assert_eq!(Code::SyntaxError.spec_for(Profile::Rfc3987bis), Code::SyntaxError.spec());
+    /// assert_eq!(Code::DotSegment.spec_for(Profile::Rfc3986), "RFC 3986 §3.3");
+    /// ```
+    pub fn spec_for(self, profile: crate::Profile) -> &'static str {
+        match (self, profile) {
+            (Code::SyntaxError, crate::Profile::Rfc3986) => "RFC 3986 §3",
+            (Code::SyntaxError, crate::Profile::Rfc3987) => "RFC 3987 §2.2",
+            (Code::SyntaxError, crate::Profile::Leiri) => "3987bis §6.1",
+            _ => self.spec(),
+        }
+    }
 }
 
 impl fmt::Display for Code {

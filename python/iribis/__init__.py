@@ -102,8 +102,18 @@ __all__ = [
 #: each needs beyond iribis (``import iribis`` imports none of it).
 _SUBMODULES = {"jsonschema": "jsonschema", "rfc3987": None, "spark": "spark"}
 
+#: The installed distribution's version (``pip show iribis``), read from its
+#: metadata on first use, so that ``import iribis`` does not import
+#: :mod:`importlib.metadata`.
+__version__: str
+
 
 def __getattr__(name: str):
+    if name == "__version__":
+        from importlib.metadata import version
+
+        globals()["__version__"] = found = version(__name__)
+        return found
     if name not in _SUBMODULES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     try:
@@ -118,4 +128,5 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted([*globals(), *_SUBMODULES])
+    # A submodule once imported is a global too: a set lists it once.
+    return sorted({*globals(), *_SUBMODULES, "__version__"})

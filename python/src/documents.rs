@@ -9,6 +9,7 @@ use iribis::check::{Checker, Report, Violation as Finding};
 use iribis_documents::{read, Format, Found, Options, Undecodable, What};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use pyo3::types::{PyBool, PyDict, PyList, PyString};
 use serde_json::Value;
 
@@ -19,9 +20,11 @@ struct Record {
     answer: Option<Result<Report, Undecodable>>,
 }
 
-/// The document: a path to read, or its bytes.
+/// The document: a path to read, or its bytes (a `bytes` object's read in
+/// place, without a copy that a large document could not afford).
 enum Source {
     Path(PathBuf),
+    Backed(PyBackedBytes),
     Bytes(Vec<u8>),
 }
 
@@ -153,8 +156,9 @@ impl Record {
 /// byte order mark wins over it; for HTML and XML it wins over the
 /// document's declaration). ``profile`` and ``severities`` are
 /// :func:`check`'s. A bad argument raises ``ValueError``, a file that
-/// cannot be read ``OSError``. The document is read in constant memory
-/// (the records are what the list holds), without the GIL.
+/// cannot be read ``OSError``: a ``str`` is always a path, so a document's
+/// text goes as ``bytes`` (``text.encode()``). The document is read in
+/// constant memory (the records are what the list holds), without the GIL.
 ///
 /// >>> import iribis
 /// >>> page = '<meta charset="shift_jis"><a href="http://例え.jp/?q=日本">x</a>'.encode("shift_jis")
@@ -182,6 +186,8 @@ pub(crate) fn check_document<'py>(
         .map_err(|e: iribis::UnknownName| PyValueError::new_err(e.to_string()))?;
     let source = if path_or_bytes.is_instance_of::<pyo3::types::PyString>() {
         Source::Path(PathBuf::from(path_or_bytes.extract::<String>()?))
+    } else if let Ok(bytes) = path_or_bytes.extract::<PyBackedBytes>() {
+        Source::Backed(bytes)
     } else if let Ok(bytes) = path_or_bytes.extract::<Vec<u8>>() {
         Source::Bytes(bytes)
     } else if let Ok(path) = path_or_bytes.extract::<PathBuf>() {
@@ -209,9 +215,15 @@ pub(crate) fn check_document<'py>(
                 options = with_base;
             }
         }
-        (None, Source::Bytes(_)) => {}
+        (None, Source::Backed(_) | Source::Bytes(_)) => {}
     }
     let check_options = crate::check_options(profile, severities)?;
+    // A str is a path, even when it holds the document's text.
+    let str_hint = if path_or_bytes.is_instance_of::<PyString>() {
+        " (check_document takes a path as str and the document's content as bytes)"
+    } else {
+        ""
+    };
     let records = py.detach(move || -> std::io::Result<Vec<Record>> {
         let mut checker = Checker::new(check_options);
         let mut records = Vec::new();
@@ -221,10 +233,11 @@ pub(crate) fn check_document<'py>(
             Ok(())
         };
         match source {
+            Source::Backed(bytes) => read(&bytes[..], &options, &mut sink)?,
             Source::Bytes(bytes) => read(&bytes[..], &options, &mut sink)?,
             Source::Path(path) => {
                 let file = std::fs::File::open(&path).map_err(|e| {
-                    std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+                    std::io::Error::new(e.kind(), format!("{}: {e}{str_hint}", path.display()))
                 })?;
                 read(file, &options, &mut sink)?
             }

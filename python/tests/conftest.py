@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).parent / "data"
-#: The repository's conformance vectors (tests/data/conformance), shared with the Rust tests.
-VECTORS = Path(__file__).parents[2] / "tests" / "data" / "conformance" / "vectors.jsonl"
+#: The repository's conformance vectors (crates/suite/data/conformance), shared with the Rust tests.
+VECTORS = Path(__file__).parents[2] / "crates" / "suite" / "data" / "conformance" / "vectors.jsonl"
 
 
 def lines(name):
-    """The lines of a corpus in tests/data, without their terminators."""
+    """The lines of a corpus in python/tests/data, without their terminators."""
     text = (DATA / name).read_text(encoding="utf-8")
     return text.split("\n")[:-1]
 

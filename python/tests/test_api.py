@@ -239,7 +239,7 @@ def test_check():
 
 
 def test_check_vectors():
-    known = {"http://example.org/#André"}  # tests/data/conformance/known-differences.txt
+    known = {"http://example.org/#André"}  # crates/suite/data/conformance/known-differences.txt
     for v in vectors("syntax"):
         codes = [x.code for x in iribis.check(v["input"])]
         if v["rule"] == "IRI-reference":

@@ -541,6 +541,48 @@ def test_gil_released_on_large_single_inputs():
     ]
 
 
+# -- A document with one huge token
+
+
+@pytest.mark.parametrize(
+    "fmt, head, before, budget",
+    [
+        ("xml", b'<r xmlns="http://e/">', ["http://e/"], 256 << 20),
+        ("ntriples", b'<http://e/s> <http://e/p> "', ["http://e/s", "http://e/p"], 256 << 20),
+        # A second parser on a thread of its own, with its own arena.
+        (
+            "rdfxml",
+            b'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:e="http://e/">'
+            b'<rdf:Description rdf:about="http://e/s"><e:p>',
+            ["http://www.w3.org/1999/02/22-rdf-syntax-ns#", "http://e/", "http://e/s", "e:p"],
+            384 << 20,
+        ),
+    ],
+)
+def test_a_token_past_the_limit_is_a_document_error_not_an_abort(fmt, head, before, budget):
+    # A 64 MiB text (four times the limit) in bytes read in place: the
+    # budget holds the bytes once and the reader's bounded buffers, not a
+    # copy of the bytes nor buffers that grow with the token.
+    r = run_child(
+        f"""
+        import json, iribis
+        doc = {head!r}.ljust(64 << 20, b"a")
+        records = iribis.check_document(doc, format={fmt!r})
+        print(json.dumps([r["input"] for r in records[:-1]]))
+        print(records[-1]["syntax_error"]["message"])
+        """,
+        budget=budget,
+    )
+    assert r.returncode == 0, r.stderr
+    inputs, message = r.stdout.splitlines()
+    assert json.loads(inputs) == before
+    kind = "string" if fmt == "ntriples" else "text"
+    assert message == (
+        f"this {kind} is longer than 16 MiB, the longest token the reader holds: "
+        "the document is not read further"
+    )
+
+
 # -- Every entry point, hostile objects at random
 
 

@@ -1,12 +1,15 @@
-"""Importing the package: the submodules after ``import iribis``, and a
-source directory without its native module."""
+"""Importing the package: the submodules after ``import iribis``, its
+``__version__``, and a source directory without its native module."""
 
+import importlib.metadata
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 SOURCE = Path(__file__).parents[1] / "iribis"
+PYPROJECT = Path(__file__).parents[1] / "pyproject.toml"
 
 
 def run(code, cwd):
@@ -43,3 +46,40 @@ def test_source_directory_says_why(tmp_path):
     assert "Python looks in the current directory before the installed packages" in done.stderr
     assert "maturin develop" in done.stderr
     assert "An installed iribis is at" in done.stderr or "pip install ./python" in done.stderr
+
+
+def test_dir_lists_each_name_once_after_the_submodules_are_imported(tmp_path):
+    done = run(
+        "import iribis\n"
+        "before = dir(iribis)\n"
+        "import iribis.jsonschema, iribis.rfc3987, iribis.spark\n"
+        "after = dir(iribis)\n"
+        "print(sorted({n for n in after if after.count(n) > 1}))\n"
+        "print(before == after, after == sorted(after))\n",
+        tmp_path,
+    )
+    assert done.stdout.split("\n")[:2] == ["[]", "True True"], done.stderr
+
+
+def test_version_is_the_wheels_version():
+    import iribis
+
+    project = PYPROJECT.read_text(encoding="utf-8").split("[project]", 1)[1]
+    declared = re.search(r'^version = "([^"]+)"$', project, re.M).group(1)
+    assert iribis.__version__ == importlib.metadata.version("iribis") == declared
+    assert "__version__" in dir(iribis)
+    from iribis import __version__
+
+    assert __version__ == declared
+
+
+def test_version_is_read_on_first_use(tmp_path):
+    # importlib.metadata (email, zipfile, csv...) is imported for
+    # iribis.__version__, not by ``import iribis``.
+    done = run(
+        "import sys, iribis\n"
+        "print('importlib.metadata' in sys.modules)\n"
+        "print(iribis.__version__ == iribis.__dict__['__version__'])\n",
+        tmp_path,
+    )
+    assert done.stdout.split("\n")[:2] == ["False", "True"], done.stderr

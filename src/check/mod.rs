@@ -182,6 +182,20 @@ pub struct Violation {
     pub code: Code,
     /// Its severity under the options' [`Severities`].
     pub severity: Severity,
+    /// The spec section it rests on: the code's [`Code::spec`], but for a
+    /// `SYNTAX_ERROR` the grammar of the profile the input was checked
+    /// under ([`Code::spec_for`], as [`ParseError::spec`](crate::ParseError::spec)
+    /// cites it).
+    ///
+    /// ```
+    /// use iribis::check::{self, CheckOptions};
+    /// use iribis::Profile;
+    ///
+    /// let options = CheckOptions::new().profile(Profile::Rfc3986);
+    /// let report = check::check("http://example.org/a b", &options);
+    /// assert_eq!(report.violations[0].spec, "RFC 3986 §3");
+    /// ```
+    pub spec: &'static str,
     /// One sentence about this input.
     pub message: String,
     /// Byte offset of the span's start.
@@ -234,6 +248,7 @@ impl Violation {
         Violation {
             code,
             severity,
+            spec: code.spec(),
             message,
             byte,
             char,
@@ -447,9 +462,11 @@ fn check_with(input: &str, options: &CheckOptions, hosts: &mut HostMemo) -> Repo
         list: Vec::new(),
     };
     let mut expected = Vec::new();
+    let mut syntax_spec = Code::SyntaxError.spec_for(options.profile);
     match IriRef::parse_with(input, &ParseOptions::new().profile(options.profile)) {
         Ok(r) => check_parsed(&r, options, hosts, &mut found),
         Err(e) => {
+            syntax_spec = e.spec();
             found.push(
                 Code::SyntaxError,
                 e.byte(),
@@ -469,6 +486,11 @@ fn check_with(input: &str, options: &CheckOptions, hosts: &mut HostMemo) -> Repo
         .map(|f| Violation {
             code: f.code,
             severity: options.severities.of(f.code),
+            spec: if f.code == Code::SyntaxError {
+                syntax_spec
+            } else {
+                f.code.spec()
+            },
             message: f.message,
             byte: f.start,
             char: chars.at(f.start),

@@ -46,7 +46,7 @@ impl Serialize for Violation {
         let mut object = serializer.serialize_struct("Violation", len)?;
         object.serialize_field("code", self.code.name())?;
         object.serialize_field("severity", self.severity.name())?;
-        object.serialize_field("spec", self.code.spec())?;
+        object.serialize_field("spec", self.spec)?;
         object.serialize_field("message", &self.message)?;
         object.serialize_field("byte", &self.byte)?;
         object.serialize_field("char", &self.char)?;
@@ -146,7 +146,7 @@ impl Serialize for Whatwg<'_> {
 mod tests {
     use serde_json::{Map, Value};
 
-    use crate::check::{CheckOptions, check};
+    use crate::check::{CheckOptions, Code, check};
 
     /// The schema of `iri check --json`, whose `violations` items are the
     /// finding's shape.
@@ -383,6 +383,36 @@ mod tests {
         assert_eq!(
             f["expected"],
             serde_json::json!(["\"#\"", "\"?\"", "path-sep", "ipchar", "the end"])
+        );
+    }
+
+    /// A syntax error cites the grammar of the profile it was checked
+    /// under, as the parse error of that profile does; other findings
+    /// their code's section under every profile.
+    #[test]
+    fn syntax_error_spec_is_the_profiles_grammar() {
+        let mut cited = Vec::new();
+        for profile in crate::Profile::ALL {
+            let options = CheckOptions::new().profile(profile);
+            // Invalid under every profile.
+            let input = "http://[x";
+            let parse_error =
+                crate::IriRef::parse_with(input, &crate::ParseOptions::new().profile(profile))
+                    .expect_err("an unclosed IP literal");
+            let report = check(input, &options);
+            let v = &report.violations[0];
+            assert_eq!(v.code, Code::SyntaxError);
+            assert_eq!(v.spec, parse_error.spec(), "{profile}");
+            assert_eq!(v.spec, Code::SyntaxError.spec_for(profile), "{profile}");
+            let json = serde_json::to_value(v).expect("a finding serializes");
+            assert_eq!(json["spec"], parse_error.spec(), "{profile}");
+            cited.push(v.spec);
+            let dot = check("http://example.org/a/./b", &options);
+            assert_eq!(dot.violations[0].spec, Code::DotSegment.spec(), "{profile}");
+        }
+        assert_eq!(
+            cited,
+            ["3987bis §2.2", "RFC 3987 §2.2", "RFC 3986 §3", "3987bis §6.1"]
         );
     }
 

@@ -9,6 +9,8 @@
 //   ajv.validate({ format: "iri" }, "http://例え.jp/"); // true
 "use strict";
 
+// The module's own Validator, not index.js's: ajv applies a string format
+// to strings only, so the check of the argument's type would be redundant.
 const { Validator } = require("./iribis.js");
 
 /** Each format, the rule and the profile it is checked with. */

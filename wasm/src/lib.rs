@@ -8,7 +8,13 @@
 //! `iri` command. A string that does not parse throws an `Error` named
 //! `IriParseError` carrying `byte`, `char`, `component`, `expected` and
 //! `spec`; a bad option throws a `TypeError` (wrong type) or a `RangeError`
-//! (unknown name).
+//! (unknown name). Options are the object's own properties: one it inherits
+//! (from `Object.prototype`, say) is not read.
+//!
+//! The package's entry point is `wasm/npm/index.js`, which calls the
+//! functions of wasm-bindgen's glue after checking that each argument read
+//! as a string is one (a `TypeError` otherwise): the glue copies whatever it
+//! is given into the module's memory as if it were a string.
 
 use iribis::check::{CheckOptions, Code, Preset, Severities, Severity};
 use iribis::convert::{ConvertError, ToIriOptions, ToUriOptions};
@@ -281,10 +287,20 @@ impl Options {
         }
     }
 
+    /// The option `key`: an own property of the object (an inherited one,
+    /// as `Object.prototype.profile` would be, is not an option), `None`
+    /// when absent, `undefined` or `null`.
     fn get(&self, key: &str) -> Result<Option<JsValue>, JsValue> {
         let Some(o) = &self.0 else { return Ok(None) };
-        let v = Reflect::get(o, &js_key(key))?;
-        Ok(Some(v).filter(|v| !v.is_undefined() && !v.is_null()))
+        let key = js_key(key);
+        let v = Reflect::get(o, &key)?;
+        if v.is_undefined() || v.is_null() {
+            return Ok(None);
+        }
+        // Ownership is asked only of a value found, so that `{}`, the
+        // common options, costs one lookup a key (an inherited getter runs,
+        // and its value is dropped here).
+        Ok(Some(v).filter(|_| Object::has_own(o.unchecked_ref::<Object>(), &key)))
     }
 
     fn string(&self, key: &str) -> Result<Option<String>, JsValue> {

@@ -4,6 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
 const require = createRequire(import.meta.url);
 const iribis = require("iribis");
@@ -180,4 +181,93 @@ test("long and hostile inputs answer, never crash", () => {
   assert.equal(iribis.check(bad).valid, false);
   assert.equal(iribis.isValid("http://[" + ":".repeat(50_000) + "]/"), false);
   assert.equal(iribis.isValid("\u202Ehttp://h/"), false);
+});
+
+test("non-string arguments: a TypeError naming the function and what it got, before WebAssembly", () => {
+  const calls = {
+    isValid: (x) => iribis.isValid(x),
+    parse: (x) => iribis.parse(x),
+    check: (x) => iribis.check(x),
+    toUri: (x) => iribis.toUri(x),
+    toIri: (x) => iribis.toIri(x),
+    normalize: (x) => iribis.normalize(x),
+    readings: (x) => iribis.readings(x),
+    "Validator.isValid": (x) => new iribis.Validator({}).isValid(x),
+  };
+  const values = [[42, "number"], [{}, "object"], [null, "null"], [undefined, "undefined"],
+    [["http://h/"], "array"], [true, "boolean"], [7n, "bigint"], [Symbol("s"), "symbol"],
+    [new String("http://h/"), "object"], [() => "http://h/", "function"]];
+  for (const [name, call] of Object.entries(calls)) {
+    for (const [value, got] of values) {
+      assert.throws(() => call(value), (e) => e instanceof TypeError
+        && e.message === `${name}: expected a string, got ${got}`, `${name}(${String(got)})`);
+    }
+  }
+  const two = [
+    ["resolve", "base", (x) => iribis.resolve(x, "g")],
+    ["resolve", "reference", (x) => iribis.resolve("http://a/", x)],
+    ["relativize", "base", (x) => iribis.relativize(x, "http://a/b")],
+    ["relativize", "target", (x) => iribis.relativize("http://a/", x)],
+    ["compare", "a", (x) => iribis.compare(x, "http://a/")],
+    ["compare", "b", (x) => iribis.compare("http://a/", x)],
+  ];
+  for (const [name, arg, call] of two) {
+    for (const [value, got] of values) {
+      assert.throws(() => call(value), (e) => e instanceof TypeError
+        && e.message === `${name}: expected a string for ${arg}, got ${got}`, `${name} ${arg} ${String(got)}`);
+    }
+  }
+  // The module's memory is as it was: strings still answer.
+  assert.equal(iribis.isValid("http://例え.jp/"), true);
+  assert.equal(iribis.parse("http://h/p").path, "/p");
+  assert.equal(new iribis.Validator({ rule: "IRI" }).isValid("http://h/"), true);
+});
+
+test("the entry point checks every function of the WebAssembly module", () => {
+  // iribis.js, wasm-bindgen's glue, beside the package's entry point.
+  const glue = require(join(dirname(require.resolve("iribis")), "iribis.js"));
+  assert.deepEqual(Object.keys(iribis).sort(), Object.keys(glue).sort());
+  for (const name of Object.keys(glue)) assert.notEqual(iribis[name], glue[name], name);
+  const v = new iribis.Validator({ rule: "IRI" });
+  assert.ok(v instanceof glue.Validator);
+  v.free();
+});
+
+/** Runs `fn` with `props` added to Object.prototype, and removes them after. */
+function withPollutedPrototype(props, fn) {
+  for (const [key, value] of Object.entries(props)) {
+    Object.defineProperty(Object.prototype, key, { value, configurable: true, writable: true });
+  }
+  try {
+    fn();
+  } finally {
+    for (const key of Object.keys(props)) delete Object.prototype[key];
+  }
+}
+
+test("options are own properties: a polluted Object.prototype changes no call", () => {
+  const polluted = { profile: "rfc3986", rule: "IRI", idna: true, level: "scheme", strict: false,
+    ignoreFragment: true, queryCharset: "windows-1252", severities: "strict", preset: "strict" };
+  withPollutedPrototype(polluted, () => {
+    assert.equal({}.profile, "rfc3986");
+    assert.equal(iribis.isValid("http://例え.jp/", {}), true);
+    assert.equal(iribis.isValid("//h/p", {}), true);
+    assert.equal(new iribis.Validator({}).isValid("http://例え.jp/"), true);
+    assert.equal(iribis.parse("http://例え.jp/", {}).host, "例え.jp");
+    assert.equal(iribis.toUri("http://résumé.example/?q=é", {}), "http://r%C3%A9sum%C3%A9.example/?q=%C3%A9");
+    assert.equal(iribis.resolve("http://a/b", "http:g", {}), "http:g");
+    assert.equal(iribis.normalize("HTTP://h:80/", {}), "http://h:80/");
+    assert.equal(iribis.compare("http://a/#x", "http://a/#y", {}), null);
+    const severities = (r) => r.violations.map((v) => [v.code, v.severity]);
+    assert.deepEqual(severities(iribis.check("HTTP://h/", {})), [["UPPERCASE_SCHEME", "info"]]);
+    assert.deepEqual(severities(iribis.check("HTTP://h/", { severities: {} })), [["UPPERCASE_SCHEME", "info"]]);
+    assert.equal(iribis.readings("http://例え.jp/", {}).readings.rfc3987bis.host, "例え.jp");
+    // An own property is read as always.
+    assert.equal(iribis.isValid("http://例え.jp/", { profile: "rfc3986" }), false);
+  });
+  withPollutedPrototype({ idna: false, profile: "leiri" }, () => {
+    assert.equal(iribis.toIri("http://xn--rsum-bpad.example/", {}), "http://résumé.example/");
+    assert.equal(iribis.isValid("a b", {}), false);
+  });
+  assert.equal({}.profile, undefined);
 });

@@ -49,6 +49,33 @@ mod xml;
 pub use html::HTML_MEMORY_LIMIT;
 pub use xml::ENTITY_EXPANSION_LIMIT;
 
+/// The longest token the readers hold: in N-Triples, N-Quads, Turtle and
+/// TriG an IRI, a string, a name, a number or a comment; in XML and RDF/XML
+/// a text, a tag with its attributes, a comment, a CDATA section, a
+/// declaration (a DOCTYPE) or a processing instruction. One that goes on
+/// past it is a document error at its start, and the document is not read
+/// further: memory stays within a few times this limit, whatever the
+/// length of the token. (HTML has its own, [`HTML_MEMORY_LIMIT`].)
+///
+/// ```
+/// use iribis_documents::{read, Format, Options, What, TOKEN_LIMIT};
+///
+/// let mut doc = b"<http://e/s> <http://e/p> \"".to_vec();
+/// doc.resize(doc.len() + TOKEN_LIMIT + 1, b'a');
+/// let mut errors = Vec::new();
+/// read(&doc[..], &Options::new(Format::NTriples), |f| {
+///     if let What::SyntaxError { message } = f.what {
+///         errors.push((f.column, message));
+///     }
+///     Ok(())
+/// })?;
+/// assert_eq!(errors.len(), 1);
+/// assert_eq!(errors[0].0, 27);
+/// assert!(errors[0].1.contains("16 MiB"), "{}", errors[0].1);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub const TOKEN_LIMIT: usize = 16 * 1024 * 1024;
+
 use std::fmt;
 use std::io::{self, Read};
 

@@ -95,6 +95,21 @@ impl Tracker {
         (mark.1 + 1, mark.2 + 1)
     }
 
+    /// The bytes kept from `offset` on, `len` at most (none when the byte
+    /// at `offset` is not kept).
+    pub(crate) fn bytes_at(&self, offset: u64, len: usize) -> Vec<u8> {
+        let start = self.marks[0].0;
+        let Some(skip) = offset
+            .checked_sub(start)
+            .and_then(|k| usize::try_from(k).ok())
+        else {
+            return Vec::new();
+        };
+        let from = skip.min(self.bytes.len());
+        let to = skip.saturating_add(len).min(self.bytes.len());
+        self.bytes.range(from..to).copied().collect()
+    }
+
     /// The position of `to`, counted from `from` (a mark at or before it,
     /// both within the bytes kept).
     fn count(&self, from: (u64, usize, usize), to: u64) -> (u64, usize, usize) {
@@ -148,6 +163,10 @@ mod tests {
         let mut t = Tracker::starting_at(3);
         t.push(b"<a>");
         assert_eq!(t.locate(4), (1, 2));
+        // The bytes kept, from an offset.
+        assert_eq!(t.bytes_at(4, 9), b"a>");
+        assert_eq!(t.bytes_at(2, 9), b"");
+        assert_eq!(t.bytes_at(9, 9), b"");
     }
 
     #[test]

@@ -19,16 +19,13 @@ use oxttl::{NQuadsParser, NTriplesParser, TriGParser, TurtleParser, TurtleSyntax
 
 use super::position::{BOM, Tracker};
 use super::{
-    Format, Found, Options, Position, Undecodable, What, input, read_chunk, resolve_relative,
+    Format, Found, Options, Position, TOKEN_LIMIT, Undecodable, What, input, read_chunk,
+    resolve_relative,
 };
 
 /// Bytes read from the document at a time.
 const CHUNK: usize = 64 * 1024;
 
-/// The longest IRIREF looked for: a `<` with no `>` within this many bytes
-/// starts none, so that a stray `<` does not make the lexer hold the rest of
-/// the document (oxttl's own limit on a token is 16 MiB too).
-const MAX_IRI: usize = 16 * 1024 * 1024;
 /// How far behind the last token the items and positions may wait in a
 /// document with no white space (see `Lexer::word`): past it, an error
 /// oxttl gives later than its place may get the position of the text
@@ -106,7 +103,6 @@ impl Parser {
 }
 
 /// Reads the document, giving every IRI and syntax error to `sink` in
-/// Reads the document, giving every IRI and syntax error to `sink` in
 /// document order.
 ///
 /// Three readers go over the same bytes: oxttl (the syntax errors), our
@@ -116,7 +112,10 @@ impl Parser {
 /// the last position it gave. Items wait in document order until oxttl is
 /// past them; a name's IRI and a relative reference's resolution are made
 /// only when the item is given, so a long prefix or base used many times
-/// costs its length once, not once per use.
+/// costs its length once, not once per use. A token still open
+/// [`TOKEN_LIMIT`] bytes after its start (a string, an IRI, a name, a
+/// comment: oxttl, the lexer and the tracker would each hold it whole) is a
+/// document error there, and the reading stops.
 pub(crate) fn scan(
     options: &Options,
     mut reader: impl Read,
@@ -198,6 +197,25 @@ pub(crate) fn scan(
                 what: Pend::Error(e.message().to_owned()),
                 undecodable: None,
             });
+        }
+        // A token that goes on past the limit: a document error, and no
+        // more is read.
+        let head = lexer.start + lexer.buf.len() as u64;
+        if !end && head - open > TOKEN_LIMIT as u64 {
+            emit_before(&mut mine, &mut errors, open, &mut tracker, sink)?;
+            let message = format!(
+                "this {} is longer than {} MiB, the longest token the reader holds: the document is not read further",
+                lexer.open_kind(),
+                TOKEN_LIMIT >> 20
+            );
+            let (line, column) = tracker.locate(open);
+            let error = Pending {
+                offset: open,
+                position: Position::None,
+                what: Pend::Error(message),
+                undecodable: None,
+            };
+            return sink(error.found(line, column));
         }
         // Every error still to come is at or after the token the lexer
         // stopped in (oxttl places an error at the token it rejects), so
@@ -645,6 +663,20 @@ impl Lexer {
         self.open_token().min(self.last).min(word)
     }
 
+    /// What the token the lexer is in is, as an error message names it.
+    fn open_kind(&self) -> &'static str {
+        match self.state {
+            State::Comment => "comment",
+            State::Str { .. } => "string",
+            State::Between => match self.buf.get(self.pos) {
+                Some(b'<') => "IRI",
+                Some(b'0'..=b'9' | b'+' | b'-' | b'.') => "number",
+                Some(b'_') => "blank node label",
+                _ => "name",
+            },
+        }
+    }
+
     /// Drops the bytes consumed.
     fn compact(&mut self) {
         self.buf.drain(..self.pos);
@@ -695,10 +727,8 @@ impl Lexer {
         let buf = &self.buf;
         let mut i = self.pos;
         if broken {
-            // Given up, as a stray `<` is, past [`MAX_IRI`] bytes: a stray
-            // quote must not make the lexer hold the rest of the document.
-            let held =
-                (self.start + buf.len() as u64).saturating_sub(self.open.unwrap_or(u64::MAX));
+            // A stray quote that no other one follows within
+            // [`TOKEN_LIMIT`] bytes stops the reading (see `scan`).
             return match memchr(quote, &buf[i..]) {
                 Some(k) => {
                     self.pos = i + k + 1;
@@ -706,7 +736,7 @@ impl Lexer {
                 }
                 None => {
                     self.pos = buf.len();
-                    self.eof || held > MAX_IRI as u64
+                    self.eof
                 }
             };
         }
@@ -1064,8 +1094,9 @@ impl Lexer {
     }
 
     /// An IRIREF at `pos` (its `<`): Some(Some(token)), Some(None) for a
-    /// `<` that starts none (unterminated, or longer than [`MAX_IRI`]:
-    /// oxttl reports it), None when more bytes are needed. A `>` always
+    /// `<` that starts none (unterminated at the end of the document: oxttl
+    /// reports it), None when more bytes are needed (one that goes on past
+    /// [`TOKEN_LIMIT`] stops the reading: see `scan`). A `>` always
     /// ends it (RDF 1.1 Turtle §6.4: an IRIREF's only escapes are `\u`
     /// and `\U`, so `\>` is a `\` and the end).
     fn iri(&mut self) -> Option<Option<Token>> {
@@ -1075,7 +1106,7 @@ impl Lexer {
             Some(k) => from + k,
             None => {
                 self.resume = self.buf.len();
-                if self.eof || self.buf.len() - open > MAX_IRI {
+                if self.eof {
                     self.pos = open + 1;
                     self.resume = self.pos;
                     self.directive = Directive::None;
@@ -1084,12 +1115,6 @@ impl Lexer {
                 return None;
             }
         };
-        if close - open > MAX_IRI {
-            self.pos = open + 1;
-            self.resume = self.pos;
-            self.directive = Directive::None;
-            return Some(None);
-        }
         let role = match &self.directive {
             Directive::Base => Role::Base,
             Directive::PrefixName(_) => Role::Prefix(String::new()),

@@ -21,7 +21,7 @@ use quick_xml::events::{BytesStart, Event};
 use super::input::{self, CHUNK, Decoded};
 use super::markup::{Places, decode_references, reference};
 use super::position::Tracker;
-use super::{Format, Found, Options, Position, Role, What, resolve_relative};
+use super::{Format, Found, Options, Position, Role, TOKEN_LIMIT, What, resolve_relative};
 
 /// The most the internal DTD's entities may expand to, all together, and
 /// the most one attribute value may grow by entity references: past it,
@@ -233,8 +233,17 @@ enum Gate {
     Shut,
 }
 
+/// Where the event quick-xml is reading starts, and whether it went on
+/// past [`TOKEN_LIMIT`]: set by the reading loop and by the [`Tee`].
+#[derive(Default)]
+struct EventLimit {
+    start: Cell<u64>,
+    overrun: Cell<bool>,
+}
+
 /// A reader that hands each chunk it reads to oxrdfxml's channel (as the
-/// gate allows) and to a position tracker.
+/// gate allows) and to a position tracker, and refuses to read on once
+/// the event quick-xml is in is longer than [`TOKEN_LIMIT`].
 struct Tee<R> {
     inner: R,
     copy: Option<mpsc::SyncSender<Vec<u8>>>,
@@ -243,6 +252,9 @@ struct Tee<R> {
     held: Vec<u8>,
     held_at: u64,
     tracker: Rc<RefCell<Tracker>>,
+    /// The decoded bytes read so far.
+    given: u64,
+    limit: Rc<EventLimit>,
 }
 
 impl<R> Tee<R> {
@@ -285,7 +297,18 @@ impl<R> Tee<R> {
 
 impl<R: Read> Read for Tee<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        // quick-xml's buffered reader asks for more only once it has taken
+        // every byte given, each into the event it is reading: the event
+        // is longer than the bytes given since its start.
+        if self.given.saturating_sub(self.limit.start.get()) > TOKEN_LIMIT as u64 {
+            self.limit.overrun.set(true);
+            return Err(io::Error::other(format!(
+                "an event longer than {} MiB",
+                TOKEN_LIMIT >> 20
+            )));
+        }
         let n = self.inner.read(buf)?;
+        self.given += n as u64;
         self.tracker.borrow_mut().push(&buf[..n]);
         match self.gate.get() {
             Gate::Open => self.send(buf[..n].to_vec()),
@@ -461,6 +484,7 @@ pub(crate) fn scan_xml(
     let worker =
         rdf.then(|| spawn_rdfxml(options.base.clone(), decoded_from != encoding_rs::UTF_8));
     let gate = Rc::new(Cell::new(if rdf { Gate::Hold } else { Gate::Open }));
+    let limit = Rc::new(EventLimit::default());
     let tee = Tee {
         inner: decoded,
         copy: worker.as_ref().map(|w| w.0.clone()),
@@ -468,6 +492,8 @@ pub(crate) fn scan_xml(
         held: Vec::new(),
         held_at: 0,
         tracker: Rc::clone(&tracker),
+        given: 0,
+        limit: Rc::clone(&limit),
     };
     let (said, handle) = match worker {
         Some((chunks, said, handle)) => {
@@ -486,9 +512,12 @@ pub(crate) fn scan_xml(
     xml.config_mut().check_end_names = true;
     let mut buf = Vec::new();
     let mut stuck_at = None;
+    // Where an event longer than the limit starts.
+    let mut overrun_at = None;
     loop {
         buf.clear();
         let at = xml.buffer_position();
+        limit.start.set(at);
         let event = xml.read_event_into(&mut buf);
         match event {
             Ok(Event::Eof) => break,
@@ -538,6 +567,18 @@ pub(crate) fn scan_xml(
                     xml.get_mut().get_mut().release(upto);
                 }
             }
+            Err(_) if limit.overrun.get() => {
+                let start = scan.places.tracker.borrow().bytes_at(at, 9);
+                let message = format!(
+                    "this {} is longer than {} MiB, the longest token the reader holds: the document is not read further",
+                    event_kind(&start),
+                    TOKEN_LIMIT >> 20
+                );
+                let error = scan.places.error(at, message);
+                scan.mine.push(error);
+                overrun_at = Some(at);
+                break;
+            }
             Err(e) => {
                 let position = xml.error_position();
                 // RDF/XML's errors are oxrdfxml's to report.
@@ -558,7 +599,11 @@ pub(crate) fn scan_xml(
             .locate(xml.buffer_position());
         merge.drain(&mut scan, xml.buffer_position(), sink)?;
     }
-    if gate.get() == Gate::Hold {
+    if overrun_at.is_some() {
+        // oxrdfxml is given nothing more: what it says of the end it sees
+        // in the middle of the event is not the document's.
+        xml.get_mut().get_mut().set(Gate::Shut);
+    } else if gate.get() == Gate::Hold {
         xml.get_mut().get_mut().set(Gate::Open);
     }
     // Close the tee's channel, so that oxrdfxml sees the end.
@@ -570,6 +615,9 @@ pub(crate) fn scan_xml(
             }
         }
         let _ = handle.join();
+    }
+    if let Some(at) = overrun_at {
+        merge.theirs.retain(|e| e.at < at);
     }
     merge.their_at = u64::MAX;
     merge.drain(&mut scan, u64::MAX, sink)
@@ -839,6 +887,26 @@ impl Scan {
     }
 }
 
+/// What an event starting with `start` (its first bytes) is, as an error
+/// message names it.
+fn event_kind(start: &[u8]) -> &'static str {
+    if start.starts_with(b"<!--") {
+        "comment"
+    } else if start.starts_with(b"<![CDATA[") {
+        "CDATA section"
+    } else if start.starts_with(b"<!") {
+        "declaration"
+    } else if start.starts_with(b"<?") {
+        "processing instruction"
+    } else if start.starts_with(b"</") {
+        "end tag"
+    } else if start.starts_with(b"<") {
+        "tag (with its attributes)"
+    } else {
+        "text"
+    }
+}
+
 /// The words of `text` separated by XML white space, with their byte
 /// offsets.
 fn words(text: &str) -> Vec<(usize, &str)> {
@@ -921,7 +989,37 @@ impl Merge {
 
 #[cfg(test)]
 mod tests {
-    use super::{Bases, Entities, words};
+    use super::{Bases, Entities, event_kind, words};
+
+    #[test]
+    fn names_the_event_past_the_limit() {
+        let kinds: Vec<&str> = [
+            &b"<!-- a"[..],
+            b"<![CDATA[a",
+            b"<!DOCTYPE",
+            b"<?pi",
+            b"</a",
+            b"<a b=",
+            b"text",
+            b"",
+        ]
+        .iter()
+        .map(|start| event_kind(start))
+        .collect();
+        assert_eq!(
+            kinds,
+            [
+                "comment",
+                "CDATA section",
+                "declaration",
+                "processing instruction",
+                "end tag",
+                "tag (with its attributes)",
+                "text",
+                "text"
+            ]
+        );
+    }
 
     #[test]
     fn splits_words() {

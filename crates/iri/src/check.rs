@@ -4,6 +4,8 @@
 mod documents;
 mod sarif;
 
+pub(crate) use sarif::DOCUMENT_SYNTAX_ERROR;
+
 use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
@@ -67,9 +69,10 @@ pub(crate) struct Args {
     /// code wins).
     #[arg(skip)]
     pub(crate) severity_order: Vec<(Code, Severity)>,
-    /// Print the explanation of CODE and exit.
-    #[arg(long, value_name = "CODE", value_parser = code_arg)]
-    explain: Option<Code>,
+    /// Print the explanation of CODE (a catalogue code, or
+    /// DOCUMENT_SYNTAX_ERROR) and exit.
+    #[arg(long, value_name = "CODE", value_parser = explain_arg)]
+    explain: Option<Explained>,
     /// One JSON object per input, one per line (--format json).
     #[arg(long, conflicts_with = "format")]
     json: bool,
@@ -77,7 +80,8 @@ pub(crate) struct Args {
     /// (a SARIF 2.1.0 log for CI systems).
     #[arg(long, value_enum, default_value = "human")]
     format: Format,
-    /// Report only the inputs that are not valid.
+    /// Report only the inputs that are not valid: those that do not parse
+    /// (invalid) and those with a finding of error severity (has errors).
     #[arg(long)]
     only_invalid: bool,
     /// Read the inputs from this file, one per line (`-`: standard input).
@@ -104,34 +108,66 @@ pub(crate) struct Args {
     inputs: Vec<OsString>,
 }
 
-/// Parses a code named by --allow, --warn, --deny or --explain: an
-/// unknown name gets the closest codes as suggestions, and a pointer to
-/// `--list-codes`.
+/// Parses a code named by --allow, --warn or --deny: an unknown name gets
+/// the closest codes as suggestions, and a pointer to `--list-codes`.
 fn code_arg(name: &str) -> Result<Code, String> {
-    Code::from_name(name).ok_or_else(|| {
-        let close = closest_codes(name);
-        let hint = if close.is_empty() {
-            String::new()
-        } else {
-            format!("did you mean {}? ", close.join(", "))
-        };
-        format!(
-            "no code {name:?}: {hint}`iri check --list-codes` lists all {}",
-            Code::ALL.len()
-        )
-    })
+    if name.eq_ignore_ascii_case(sarif::DOCUMENT_SYNTAX_ERROR) {
+        return Err(format!(
+            "{} is a syntax error of a document read with --from, not a finding about an IRI: it has no severity to set (a run with one exits with status 3); `iri check --explain {}` says more",
+            sarif::DOCUMENT_SYNTAX_ERROR,
+            sarif::DOCUMENT_SYNTAX_ERROR
+        ));
+    }
+    Code::from_name(name).ok_or_else(|| unknown_code(name, &[]))
+}
+
+/// What `--explain` explains: a catalogue code, or the syntax error of a
+/// document read with `--from`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Explained {
+    Code(Code),
+    DocumentSyntaxError,
+}
+
+/// Parses the code named by --explain: a catalogue code or
+/// `DOCUMENT_SYNTAX_ERROR`, case-insensitively; an unknown name gets the
+/// closest of them as suggestions.
+fn explain_arg(name: &str) -> Result<Explained, String> {
+    if name.eq_ignore_ascii_case(sarif::DOCUMENT_SYNTAX_ERROR) {
+        return Ok(Explained::DocumentSyntaxError);
+    }
+    Code::from_name(name)
+        .map(Explained::Code)
+        .ok_or_else(|| unknown_code(name, &[sarif::DOCUMENT_SYNTAX_ERROR]))
+}
+
+/// The error of a name that is no code: the closest codes (of the
+/// catalogue and `extra`) as suggestions, and a pointer to `--list-codes`.
+fn unknown_code(name: &str, extra: &[&'static str]) -> String {
+    let close = closest_codes(name, extra);
+    let hint = if close.is_empty() {
+        String::new()
+    } else {
+        format!("did you mean {}? ", close.join(", "))
+    };
+    format!(
+        "no code {name:?}: {hint}`iri check --list-codes` lists all {}",
+        Code::ALL.len()
+    )
 }
 
 /// The codes whose names are close to `name` (at most three, closest
-/// first): by Damerau-Levenshtein distance, case and `-`/`_` ignored, within
-/// a third of the name's length; or those that contain it, or that it
-/// contains (`IDN` finds `INVALID_IDN`).
-fn closest_codes(name: &str) -> Vec<&'static str> {
+/// first), among the catalogue's and `extra`: by Damerau-Levenshtein
+/// distance, case and `-`/`_` ignored, within a third of the name's
+/// length; or those that contain it, or that it contains (`IDN` finds
+/// `INVALID_IDN`).
+fn closest_codes(name: &str, extra: &[&'static str]) -> Vec<&'static str> {
     let wanted = name.to_ascii_uppercase().replace('-', "_");
     let mut scored: Vec<(usize, &'static str)> = Code::ALL
         .iter()
-        .filter_map(|c| {
-            let candidate = c.name();
+        .map(|c| c.name())
+        .chain(extra.iter().copied())
+        .filter_map(|candidate| {
             let distance = strsim::damerau_levenshtein(&wanted, candidate);
             let close = distance <= wanted.len().max(candidate.len()) / 3;
             let part = wanted.len() >= 3
@@ -167,16 +203,32 @@ impl Args {
 }
 
 pub(crate) fn run(args: Args) -> io::Result<Outcome> {
-    if let Some(code) = args.explain {
+    // The spec sections cited are those of a check under --profile (a
+    // SYNTAX_ERROR cites the profile's grammar).
+    if let Some(explained) = args.explain {
         let mut out = io::stdout().lock();
-        writeln!(
-            out,
-            "{}  (default severity: {}; {})\n\n{}",
-            code.name(),
-            code.default_severity().name(),
-            code.spec(),
-            code.explanation()
-        )?;
+        match explained {
+            Explained::Code(code) => writeln!(
+                out,
+                "{}  (default severity: {}; {})\n\n{}",
+                code.name(),
+                code.default_severity().name(),
+                code.spec_for(args.profile),
+                code.explanation()
+            )?,
+            Explained::DocumentSyntaxError => {
+                let spec = args.from.map_or(
+                    "the specification of the document's format",
+                    |f| sarif::document_spec(f).0,
+                );
+                writeln!(
+                    out,
+                    "{}  (severity: error, always; {spec})\n\n{}",
+                    sarif::DOCUMENT_SYNTAX_ERROR,
+                    sarif::DOCUMENT_SYNTAX_ERROR_EXPLANATION
+                )?
+            }
+        }
         out.flush()?;
         return Ok(Outcome::AllValid);
     }
@@ -188,7 +240,7 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
                 "{}\t{}\t{}",
                 code.name(),
                 code.default_severity().name(),
-                code.spec()
+                code.spec_for(args.profile)
             )?;
         }
         out.flush()?;
@@ -293,7 +345,7 @@ fn check_lines(
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
     if writer.format == Format::Sarif {
-        sarif::write_head(&mut writer.out)?;
+        sarif::write_head(&mut writer.out, options.profile, None)?;
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     // The checkers not lent to a batch: each remembers the hosts of the
@@ -626,22 +678,69 @@ fn write_json_line<W: Write>(
     out.spill_if_full()
 }
 
-fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) -> io::Result<()> {
-    let paint = |s: &str, style: Style| {
-        if color {
-            format!("{style}{s}{style:#}")
-        } else {
-            s.to_owned()
-        }
-    };
-    let verdict = if report.valid {
-        paint("valid", AnsiColor::Green.on_default())
+/// An input as the human output shows it: escaped, in a left-to-right
+/// embedding when it has right-to-left characters (`escape_line`); the
+/// empty input as `""`, so that it is seen.
+pub(crate) fn shown_input(input: &str) -> std::borrow::Cow<'_, str> {
+    if input.is_empty() {
+        std::borrow::Cow::Borrowed("\"\"")
     } else {
-        paint("invalid", AnsiColor::Red.on_default())
-    };
+        escape_line(input)
+    }
+}
+
+/// The verdict on a report in the human output. JSON's `valid` is true for
+/// `Valid` only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// It parses, and no finding has error severity.
+    Valid,
+    /// It parses, and some finding has error severity.
+    HasErrors,
+    /// It does not parse under the profile (a `SYNTAX_ERROR`).
+    Invalid,
+}
+
+/// The verdict on `report`.
+pub(crate) fn verdict(report: &Report) -> Verdict {
+    if report.valid {
+        Verdict::Valid
+    } else if report
+        .violations
+        .iter()
+        .any(|v| v.code == Code::SyntaxError)
+    {
+        Verdict::Invalid
+    } else {
+        Verdict::HasErrors
+    }
+}
+
+impl Verdict {
+    /// `valid` (green), `has errors` or `invalid` (red) when colouring.
+    pub(crate) fn painted(self, color: bool) -> String {
+        let (text, style) = match self {
+            Verdict::Valid => ("valid", AnsiColor::Green.on_default()),
+            Verdict::HasErrors => ("has errors", AnsiColor::Red.on_default()),
+            Verdict::Invalid => ("invalid", AnsiColor::Red.on_default()),
+        };
+        if color {
+            format!("{style}{text}{style:#}")
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) -> io::Result<()> {
     // The input once, escaped and embedded like the windows below (RFC 3987
     // §4.1); each finding then shows a window of it.
-    writeln!(out, "{}: {verdict}", escape_line(input))?;
+    writeln!(
+        out,
+        "{}: {}",
+        shown_input(input),
+        verdict(report).painted(color)
+    )?;
     write_findings(out, input, report, color)?;
     writeln!(out)
 }
@@ -678,7 +777,7 @@ fn write_findings(
             v.len,
             if v.len == 1 { "" } else { "s" },
             v.component.name(),
-            v.code.spec()
+            v.spec
         )?;
         let (shown, marks) = v.underline(input);
         writeln!(out, "  |")?;
@@ -702,34 +801,50 @@ fn write_findings(
 #[derive(Default)]
 struct Summary {
     inputs: usize,
+    /// The inputs that are not valid: invalid, or with errors.
     invalid: usize,
+    /// Of those, the ones that parse (the verdict `has errors`).
+    with_errors: usize,
     per_code: BTreeMap<&'static str, usize>,
 }
 
 impl Summary {
     fn add(&mut self, report: &Report) {
         self.inputs += 1;
-        if !report.valid {
-            self.invalid += 1;
+        match verdict(report) {
+            Verdict::Valid => {}
+            Verdict::HasErrors => {
+                self.invalid += 1;
+                self.with_errors += 1;
+            }
+            Verdict::Invalid => self.invalid += 1,
         }
         for v in &report.violations {
             *self.per_code.entry(v.code.name()).or_default() += 1;
         }
     }
 
+    /// An input that could not be checked (not UTF-8, or a failure): it is
+    /// invalid.
     fn add_failure(&mut self) {
         self.inputs += 1;
         self.invalid += 1;
     }
 
+    /// `N inputs: V valid, E with errors, I invalid` (the inputs with
+    /// errors only when there are some), then the count of each code.
     fn write(&self, out: &mut impl Write) -> io::Result<()> {
-        writeln!(
+        write!(
             out,
-            "{} inputs: {} valid, {} invalid",
+            "{} input{}: {} valid, ",
             self.inputs,
-            self.inputs - self.invalid,
-            self.invalid
+            if self.inputs == 1 { "" } else { "s" },
+            self.inputs - self.invalid
         )?;
+        if self.with_errors > 0 {
+            write!(out, "{} with errors, ", self.with_errors)?;
+        }
+        writeln!(out, "{} invalid", self.invalid - self.with_errors)?;
         for (code, n) in &self.per_code {
             writeln!(out, "  {n:>8}  {code}")?;
         }

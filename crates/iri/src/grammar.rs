@@ -17,11 +17,18 @@ use crate::output::{Answer, Failure, Shape, answer_all, escape_lines};
 
 #[derive(Subcommand)]
 pub(crate) enum Command {
-    /// Print a profile's built-in pest grammar, to copy and edit.
+    /// Print a profile's built-in pest grammar, to copy and edit; with
+    /// --abnf, its built-in ABNF.
     Show {
         /// The grammar: rfc3987bis, rfc3987, rfc3986 or leiri.
         #[arg(long, default_value = "rfc3987bis")]
         profile: Profile,
+        /// Print the profile's built-in ABNF instead: the spec's as printed
+        /// and the files whose rules replace printed ones, in the order they
+        /// are loaded (what `grammar from-abnf --builtin` transcribes;
+        /// `grammar check` loads RFC 3986's before an IRI profile's).
+        #[arg(long)]
+        abnf: bool,
     },
     /// Check a pest grammar against the spec's ABNF, both ways.
     ///
@@ -43,10 +50,19 @@ pub(crate) enum Command {
     Diff(DiffArgs),
     /// Transcribe ABNF into pest, flagging where PEG ordering may change the
     /// language.
+    ///
+    /// Without files, the built-in ABNF of --builtin (rfc3987bis by
+    /// default): no copy of the repository is needed.
     FromAbnf {
-        /// ABNF files, loaded in order (a later rule replaces an earlier one).
-        #[arg(required = true, value_name = "FILE.abnf")]
+        /// ABNF files, loaded in order (a later rule replaces an earlier
+        /// one), after the built-in ABNF of --builtin when it is given.
+        #[arg(value_name = "FILE.abnf")]
         files: Vec<PathBuf>,
+        /// Start from this profile's built-in ABNF (rfc3987bis, rfc3987,
+        /// rfc3986 or leiri: what `grammar show --abnf` prints); the files
+        /// add rules to it or replace its rules of the same name.
+        #[arg(long, value_name = "PROFILE")]
+        builtin: Option<Profile>,
     },
 }
 
@@ -159,8 +175,18 @@ pub(crate) fn resolve<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> io::Res
 pub(crate) fn run(command: Command) -> io::Result<Outcome> {
     let mut out = BufWriter::new(io::stdout().lock());
     let outcome = match command {
-        Command::Show { profile } => {
+        Command::Show {
+            profile,
+            abnf: false,
+        } => {
             write!(out, "{}", PestGrammar::builtin_source(profile))?;
+            Outcome::AllValid
+        }
+        Command::Show {
+            profile,
+            abnf: true,
+        } => {
+            write!(out, "{}", builtin_abnf_source(profile)?)?;
             Outcome::AllValid
         }
         Command::Check(args) => check(&args, &mut out)?,
@@ -169,8 +195,8 @@ pub(crate) fn run(command: Command) -> io::Result<Outcome> {
             return watch(&args);
         }
         Command::Diff(args) => diff(args, &mut out)?,
-        Command::FromAbnf { files } => {
-            let g = Grammar::load(&files).map_err(|e| usage(e.to_string()))?;
+        Command::FromAbnf { files, builtin } => {
+            let g = abnf_to_transcribe(builtin, &files)?;
             let text = lab::from_abnf(&g).map_err(|e| usage(e.to_string()))?;
             write!(out, "{text}")?;
             Outcome::AllValid
@@ -178,6 +204,68 @@ pub(crate) fn run(command: Command) -> io::Result<Outcome> {
     };
     out.flush()?;
     Ok(outcome)
+}
+
+/// The files of `profile`'s built-in ABNF, in load order, as (path in the
+/// repository, text): the library's copies, so that no repository is
+/// needed.
+fn builtin_abnf_files(profile: Profile) -> io::Result<Vec<(String, &'static str)>> {
+    let names = iribis::grammar::ABNF_PROFILES
+        .iter()
+        .find(|(name, _)| *name == profile.name())
+        .map(|(_, files)| *files)
+        .ok_or_else(|| usage(format!("the profile {profile} has no built-in ABNF")))?;
+    names
+        .iter()
+        .map(|name| {
+            iribis::grammar::abnf_file(name)
+                .map(|text| (format!("grammar/abnf/{name}"), text))
+                .ok_or_else(|| usage(format!("the built-in ABNF has no file {name}")))
+        })
+        .collect()
+}
+
+/// `iri grammar show --abnf`: the files of `profile`'s built-in ABNF, each
+/// under a line naming it, after a note on how they combine.
+fn builtin_abnf_source(profile: Profile) -> io::Result<String> {
+    let mut out = format!(
+        "; The built-in ABNF of iribis, profile {profile}: the files below, in the order\n\
+         ; they are loaded; a rule of a later file replaces the rule of the same name in an\n\
+         ; earlier one (so, read as one file, such a rule is defined twice). To transcribe it:\n\
+         ; `iri grammar from-abnf --builtin {profile}`; to replace or add rules, put them in a\n\
+         ; file of your own and load it after these: `iri grammar from-abnf --builtin {profile}\n\
+         ; FILE.abnf`, `iri grammar check --profile {profile} --extra-abnf FILE.abnf`.\n"
+    );
+    for (path, text) in builtin_abnf_files(profile)? {
+        out.push_str(&format!("\n; ======== {path} ========\n\n"));
+        out.push_str(text);
+        if !text.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+/// The ABNF `grammar from-abnf` transcribes: the built-in ABNF of
+/// `builtin` (of rfc3987bis when there are no files either), then the
+/// files in order.
+fn abnf_to_transcribe(builtin: Option<Profile>, files: &[PathBuf]) -> io::Result<Grammar> {
+    let builtin = match builtin {
+        None if files.is_empty() => Some(Profile::Rfc3987bis),
+        other => other,
+    };
+    let Some(profile) = builtin else {
+        return Grammar::load(files).map_err(|e| usage(e.to_string()));
+    };
+    // Each built-in rule's origin is its file's bare name.
+    let mut g = Grammar::profile(profile.name()).map_err(|e| usage(e.to_string()))?;
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| usage(format!("{}: cannot read the file: {e}", path.display())))?;
+        g.add(&text, &path.display().to_string())
+            .map_err(|e| usage(e.to_string()))?;
+    }
+    Ok(g)
 }
 
 /// The ABNF to check against, and the printed ABNF (before errata) when it

@@ -161,9 +161,14 @@ fn main() -> ExitCode {
         Command::Grammar(command) => grammar::run(command),
         Command::Suite(command) => suite::run(command),
         Command::Completions { shell } => {
+            // Into memory first: clap_complete panics on a write error, and a
+            // closed pipe is no error.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut completion_command(), "iri", &mut script);
             let mut out = io::stdout().lock();
-            clap_complete::generate(shell, &mut Cli::command(), "iri", &mut out);
-            out.flush().map(|()| Outcome::AllValid)
+            out.write_all(&script)
+                .and_then(|()| out.flush())
+                .map(|()| Outcome::AllValid)
         }
         Command::Man(args) => man::run(&args, Cli::command()),
     };
@@ -197,6 +202,56 @@ fn with_help_usage(mut cmd: clap::Command) -> clap::Command {
         let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).to_owned();
         with_help_usage(sub.override_usage(usage))
     })
+}
+
+/// The command as the completion scripts see it: every option whose value
+/// is a name (a profile, a severity preset, a normalization level, a check
+/// code; every `--profile`) offers those names instead of file names.
+/// Parsing does not use it: each option keeps its own parser
+/// (case-insensitive codes, the closest codes suggested).
+fn completion_command() -> clap::Command {
+    use std::any::TypeId;
+
+    use clap::builder::PossibleValuesParser;
+    use iribis::Profile;
+    use iribis::check::{Code, Preset};
+    use iribis::normalize::Level;
+
+    /// The names of the values of type `T`, as its parser's error lists
+    /// them: the empty string is no name.
+    fn names<T: std::str::FromStr<Err = iribis::UnknownName>>() -> Vec<&'static str> {
+        T::from_str("").err().map_or(Vec::new(), |e| e.expected().to_vec())
+    }
+
+    let codes = || Code::ALL.iter().map(|c| c.name());
+    let candidates = |arg: &clap::Arg| -> Option<Vec<&'static str>> {
+        let of = arg.get_value_parser().type_id();
+        // `suite`'s --profile takes names it reads later, as strings.
+        if of == TypeId::of::<Profile>() || arg.get_long() == Some("profile") {
+            Some(Profile::ALL.iter().map(|p| p.name()).collect())
+        } else if of == TypeId::of::<Preset>() {
+            Some(names::<Preset>())
+        } else if of == TypeId::of::<Level>() {
+            Some(names::<Level>())
+        } else if of == TypeId::of::<Code>() {
+            Some(codes().collect())
+        } else if of == TypeId::of::<check::Explained>() {
+            Some(codes().chain([check::DOCUMENT_SYNTAX_ERROR]).collect())
+        } else {
+            None
+        }
+    };
+    fn offer(
+        cmd: clap::Command,
+        candidates: &dyn Fn(&clap::Arg) -> Option<Vec<&'static str>>,
+    ) -> clap::Command {
+        cmd.mut_args(|arg| match candidates(&arg) {
+            Some(names) => arg.value_parser(PossibleValuesParser::new(names)),
+            None => arg,
+        })
+        .mut_subcommands(|sub| offer(sub, candidates))
+    }
+    offer(Cli::command(), &candidates)
 }
 
 /// Prints clap's message (help, version or a usage error) and gives its exit

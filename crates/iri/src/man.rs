@@ -124,7 +124,7 @@ const PAGES: &[Page] = &[
                 "iri check --from html --format sarif page.html",
             ),
             (
-                "What a code means; every code:",
+                "What a code means (DOCUMENT_SYNTAX_ERROR, a document's syntax error, too); every code:",
                 "iri check --explain BIDI_FORMATTING_CHARACTER\niri check --list-codes",
             ),
         ],
@@ -231,11 +231,17 @@ const PAGES: &[Page] = &[
             ("0", "the grammar was printed"),
             ("2", "a usage or I/O error"),
         ],
-        examples: &[(
-            "The built-in grammar of RFC 3986, to copy and edit:",
-            "iri grammar show --profile rfc3986 > uri.pest",
-        )],
-        see_also: &["grammar check", "grammar diff"],
+        examples: &[
+            (
+                "The built-in grammar of RFC 3986, to copy and edit:",
+                "iri grammar show --profile rfc3986 > uri.pest",
+            ),
+            (
+                "The built-in ABNF of the rfc3987 profile, file by file:",
+                "iri grammar show --abnf --profile rfc3987",
+            ),
+        ],
+        see_also: &["grammar check", "grammar diff", "grammar from-abnf"],
     },
     Page {
         path: "grammar check",
@@ -294,20 +300,29 @@ const PAGES: &[Page] = &[
             ("0", "the grammar was written"),
             ("2", "a usage or I/O error, or ABNF that does not load"),
         ],
-        examples: &[(
-            "Transcribe ABNF into pest:",
-            "iri grammar from-abnf rules.abnf > rules.pest",
-        )],
-        see_also: &["grammar check"],
+        examples: &[
+            (
+                "Transcribe ABNF into pest:",
+                "iri grammar from-abnf rules.abnf > rules.pest",
+            ),
+            (
+                "Transcribe the built-in ABNF of 3987bis, then with rules of your own replacing or adding to its rules:",
+                "iri grammar from-abnf > 3987bis.pest\niri grammar from-abnf --builtin rfc3987bis zone.abnf > zone.pest",
+            ),
+        ],
+        see_also: &["grammar check", "grammar show"],
     },
     Page {
         path: "suite",
         status: &[
             (
                 "0",
-                "the subcommand succeeded (run: every case passed; fuzz: no disagreement)",
+                "the subcommand succeeded (run: no case failed; fuzz: no disagreement)",
             ),
-            ("1", "run: some case failed; fuzz: a disagreement was found"),
+            (
+                "1",
+                "run: some case failed; fuzz: a disagreement was found, or nothing was compared (the adapter answered unsupported to every request)",
+            ),
             (
                 "2",
                 "a usage or I/O error, or an adapter that keeps failing",
@@ -343,7 +358,10 @@ const PAGES: &[Page] = &[
     Page {
         path: "suite run",
         status: &[
-            ("0", "every case passed"),
+            (
+                "0",
+                "no case failed (the cases the adapter answers unsupported are counted apart; when all are, or none was run, the report says nothing was compared)",
+            ),
             ("1", "some case failed"),
             (
                 "2",
@@ -366,7 +384,10 @@ const PAGES: &[Page] = &[
         path: "suite fuzz",
         status: &[
             ("0", "no disagreement was found"),
-            ("1", "a disagreement was found"),
+            (
+                "1",
+                "a disagreement was found, or nothing was compared: the adapter answered unsupported to every request (the report says so)",
+            ),
             (
                 "2",
                 "a usage or I/O error, or an adapter that answers nothing",

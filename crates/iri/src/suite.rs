@@ -38,7 +38,9 @@ pub(crate) enum Command {
     Run(RunArgs),
     /// Differential fuzzing of an adapter against the spec: strings drawn
     /// from the grammar and near misses, each disagreement shrunk to a
-    /// minimal input and attributed to a rule. Exit 1 if any is found.
+    /// minimal input and attributed to a rule. Exit 1 if any is found, and
+    /// if nothing was compared (the adapter answered unsupported to every
+    /// request).
     Fuzz(FuzzArgs),
 }
 
@@ -60,7 +62,7 @@ pub(crate) struct RunArgs {
     /// built-in one.
     #[arg(long)]
     suite: Option<PathBuf>,
-    /// Seconds an answer may take.
+    /// Seconds an answer may take (more than 0, at most 86400).
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
     /// Also compare where an invalid input goes wrong, when the adapter
@@ -106,7 +108,7 @@ pub(crate) struct FuzzArgs {
     /// irelative-ref (their URI counterparts under rfc3986).
     #[arg(long, default_value = "IRI-reference")]
     rule: String,
-    /// Seconds an answer may take.
+    /// Seconds an answer may take (more than 0, at most 86400).
     #[arg(long, default_value_t = 10.0)]
     timeout: f64,
     /// Findings kept per rule, operation, profile and direction.
@@ -211,6 +213,20 @@ where
         .collect()
 }
 
+/// The longest `--timeout`, in seconds: a day.
+const MAX_TIMEOUT: f64 = 86_400.0;
+
+/// `--timeout`: more than 0 and at most [`MAX_TIMEOUT`] seconds.
+fn timeout(s: f64) -> io::Result<Duration> {
+    if s > 0.0 && s <= MAX_TIMEOUT {
+        seconds(s)
+    } else {
+        Err(usage(format!(
+            "--timeout takes a number of seconds greater than 0 and at most {MAX_TIMEOUT} (a day), not {s}"
+        )))
+    }
+}
+
 fn seconds(s: f64) -> io::Result<Duration> {
     Duration::try_from_secs_f64(s)
         .ok()
@@ -237,7 +253,7 @@ fn run_suite(args: RunArgs) -> io::Result<Outcome> {
         .cloned()
         .collect();
     let options = RunOptions {
-        timeout: seconds(args.timeout)?,
+        timeout: timeout(args.timeout)?,
         positions: args.positions,
         name: args.name.clone(),
         shrink: args.shrink,
@@ -246,10 +262,17 @@ fn run_suite(args: RunArgs) -> io::Result<Outcome> {
     let report = suite::run(&args.adapter, &cases, &options, |_| {})
         .map_err(|e| io::Error::other(e.to_string()))?;
     let mut out = io::stdout().lock();
+    let nothing = nothing_compared(&report.tally);
     if args.json {
         write_json(&mut out, &report.to_json())?;
+        if let Some(n) = &nothing {
+            writeln!(io::stderr(), "iri: {n}")?;
+        }
     } else {
         render(&mut out, &report, args.show)?;
+        if let Some(n) = &nothing {
+            writeln!(out, "{n}")?;
+        }
     }
     out.flush()?;
     Ok(if report.tally.failed == 0 {
@@ -257,6 +280,24 @@ fn run_suite(args: RunArgs) -> io::Result<Outcome> {
     } else {
         Outcome::SomeInvalid
     })
+}
+
+/// What a run whose cases were none, or all answered `unsupported`, says
+/// (it compared nothing).
+fn nothing_compared(t: &suite::Tally) -> Option<String> {
+    if t.total == 0 {
+        Some(
+            "nothing was compared: no case of the suite has the operations and profiles asked"
+                .into(),
+        )
+    } else if t.unsupported == t.total {
+        Some(format!(
+            "nothing was compared: the adapter answered unsupported to all {} cases",
+            t.total
+        ))
+    } else {
+        None
+    }
 }
 
 /// A case in one line: operation, profile, rule, the input (and base),
@@ -330,7 +371,7 @@ fn render(out: &mut impl Write, r: &Report, show: usize) -> io::Result<()> {
             let more = r
                 .failures
                 .iter()
-                .filter(|x| x.case.group() == group && x.case.id != f.case.id)
+                .filter(|x| x.group == group && x.case.id != f.case.id)
                 .take(show.saturating_sub(1));
             for x in more {
                 writeln!(
@@ -349,7 +390,7 @@ fn fuzz(args: FuzzArgs) -> io::Result<Outcome> {
     let mut options = FuzzOptions {
         duration: seconds(args.seconds)?,
         seed: args.seed,
-        timeout: seconds(args.timeout)?,
+        timeout: timeout(args.timeout)?,
         per_group: args.per_group.max(1),
         baseline: !args.no_baseline,
         ..FuzzOptions::default()
@@ -403,6 +444,22 @@ fn fuzz(args: FuzzArgs) -> io::Result<Outcome> {
             writeln!(file, "{}", c.to_line())?;
         }
     }
+    // An adapter that answered `unsupported` to everything (or a run too
+    // short to ask anything) found no disagreement because it was asked
+    // nothing it answers: not a success.
+    let nothing = (report.compared == 0).then(|| {
+        if report.tried == 0 {
+            format!(
+                "nothing was compared: no request was asked in {} s",
+                args.seconds
+            )
+        } else {
+            format!(
+                "nothing was compared: the adapter answered unsupported to all {} requests",
+                report.tried
+            )
+        }
+    });
     let mut out = io::stdout().lock();
     if args.json {
         let mut groups: Vec<(&String, &usize)> = report.groups.iter().collect();
@@ -412,6 +469,7 @@ fn fuzz(args: FuzzArgs) -> io::Result<Outcome> {
             "seconds": args.seconds,
             "seed": args.seed,
             "tried": report.tried,
+            "compared": report.compared,
             "disagreements": report.disagreements,
             "groups": groups.into_iter().map(|(g, n)| serde_json::json!({"group": g, "disagreements": n})).collect::<Vec<_>>(),
             "findings": report.findings.iter().map(|f| {
@@ -428,6 +486,9 @@ fn fuzz(args: FuzzArgs) -> io::Result<Outcome> {
             "baseline": report.baseline.map(|(n, f)| serde_json::json!({"cases": n, "failed": f})),
         });
         write_json(&mut out, &v)?;
+        if let Some(n) = &nothing {
+            writeln!(io::stderr(), "iri: {n}")?;
+        }
     } else {
         writeln!(
             out,
@@ -451,7 +512,9 @@ fn fuzz(args: FuzzArgs) -> io::Result<Outcome> {
                 escape_invisible(&f.why)
             )?;
         }
-        if report.disagreements == 0 {
+        if let Some(n) = &nothing {
+            writeln!(out, "{n}")?;
+        } else if report.disagreements == 0 {
             writeln!(
                 out,
                 "no disagreement found: the static suite already covers what this run drew"
@@ -459,7 +522,7 @@ fn fuzz(args: FuzzArgs) -> io::Result<Outcome> {
         }
     }
     out.flush()?;
-    Ok(if report.disagreements == 0 {
+    Ok(if report.disagreements == 0 && nothing.is_none() {
         Outcome::AllValid
     } else {
         Outcome::SomeInvalid

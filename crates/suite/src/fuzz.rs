@@ -85,6 +85,10 @@ pub struct Finding {
 pub struct FuzzReport {
     /// Inputs drawn and asked.
     pub tried: usize,
+    /// Requests whose answer was compared with the spec: every request
+    /// asked but those the adapter answered `unsupported`. With none, the
+    /// run says nothing of the implementation.
+    pub compared: usize,
     /// Inputs on which the implementation and the spec disagreed.
     pub disagreements: usize,
     /// The findings kept (at most [`FuzzOptions::per_group`] per group).
@@ -218,7 +222,9 @@ pub fn minimize(command: &str, case: &Case, timeout: Duration) -> Option<(Case, 
 /// miss). Each is asked as `valid` (and, when valid, as `components`); on
 /// a disagreement with the spec the input is shrunk by delta debugging
 /// while the disagreement stays the same (for at most 20 seconds), and
-/// attributed to a rule.
+/// attributed to a rule. The run ends early once the adapter has answered
+/// `unsupported` for every operation and profile there is to ask
+/// ([`FuzzReport::compared`] says how many answers were compared).
 pub fn fuzz(
     command: &str,
     options: &FuzzOptions,
@@ -255,20 +261,32 @@ pub fn fuzz(
             |_| {},
         )?;
         for f in &run.failures {
-            failing.insert((
-                f.case.op,
-                f.case.profile,
-                f.case.group().to_owned(),
-                direction(f.case.op, &f.case.expect),
-            ));
+            // The rule the report groups it under, and the one the case
+            // names as exercised.
+            for group in [f.group.as_str(), f.case.group()] {
+                failing.insert((
+                    f.case.op,
+                    f.case.profile,
+                    group.to_owned(),
+                    direction(f.case.op, &f.case.expect),
+                ));
+            }
         }
         report.baseline = Some((run.tally.total, run.tally.failed));
     }
     let mut skip: HashSet<(Op, Profile)> = HashSet::new();
+    // What can be asked: the operations of the fuzzer, in the profiles
+    // drawn from.
+    let askable: Vec<(Op, Profile)> = options
+        .ops
+        .iter()
+        .filter(|op| matches!(op, Op::Valid | Op::Components))
+        .flat_map(|&op| walks.iter().map(move |(p, _, _)| (op, *p)))
+        .collect();
     let mut seen: HashSet<String> = HashSet::new();
     let start = Instant::now();
     let mut id = 0u64;
-    while start.elapsed() < options.duration && !walks.is_empty() {
+    while start.elapsed() < options.duration && askable.iter().any(|k| !skip.contains(k)) {
         let (profile, walk, dfa) = &walks[rng.below(walks.len())];
         let (profile, dfa) = (*profile, *dfa);
         let mut input = walk.random_accepted(&mut rng, 40);
@@ -314,13 +332,16 @@ pub fn fuzz(
                 None => Verdict::Fail("no answer (crash, timeout or malformed line)".into()),
             };
             match verdict {
-                Verdict::Pass => continue,
+                Verdict::Pass => {
+                    report.compared += 1;
+                    continue;
+                }
                 Verdict::Unsupported => {
                     skip.insert((op, profile));
                     report.unsupported.push(format!("{op} {profile}"));
                     continue;
                 }
-                Verdict::Fail(_) => {}
+                Verdict::Fail(_) => report.compared += 1,
             }
             report.disagreements += 1;
             let small = shrink_disagreement(

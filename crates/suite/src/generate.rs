@@ -19,7 +19,7 @@ use iribis::tree::SyntaxTree;
 use iribis_lab::abnf::{Grammar, Node};
 use iribis_lab::shortest;
 
-use super::case::{Case, Expect, Op, Position};
+use super::case::{Answer, Case, Expect, Op, Position};
 
 /// SplitMix64 (Steele, Lea and Flood, 2014): a generator defined by its
 /// constants, so the suite a seed gives never changes with a dependency's
@@ -593,20 +593,129 @@ pub(crate) fn exercised(
     at: usize,
     inside: bool,
 ) -> Option<String> {
-    let tree = SyntaxTree::parse(input, rule, profile).ok()?;
-    let mut best: Option<(usize, &str)> = None;
-    for n in tree.nodes() {
-        let hit = if inside {
+    innermost(input, rule, profile, |n| {
+        if inside {
             n.start <= at && at < n.end
         } else {
             n.start < at && at <= n.end
-        };
+        }
+    })
+}
+
+/// The innermost telling rule of `input`'s parse tree among the nodes
+/// `hit` picks.
+fn innermost(
+    input: &str,
+    rule: GrammarRule,
+    profile: Profile,
+    hit: impl Fn(&iribis::tree::Node) -> bool,
+) -> Option<String> {
+    let tree = SyntaxTree::parse(input, rule, profile).ok()?;
+    let mut best: Option<(usize, &str)> = None;
+    for n in tree.nodes() {
         let name = n.rule.abnf_name();
-        if hit && !TOO_GENERAL.contains(&name) && best.is_none_or(|(d, _)| n.depth >= d) {
+        if hit(n) && !TOO_GENERAL.contains(&name) && best.is_none_or(|(d, _)| n.depth >= d) {
             best = Some((n.depth, name));
         }
     }
     best.map(|(_, n)| n.to_owned())
+}
+
+/// The rule a failing case is grouped under in a report, from the case
+/// and the answer it got: what the report's `by_rule` keys are.
+///
+/// - A case whose input is built around one character (`in-context`: a
+///   shortest reference with the character in one component) or shrunk to
+///   a minimal one (`fuzz`) is about the rule it `exercises`.
+/// - A `valid` case of a whole reference that goes wrong at a position is
+///   about the innermost rule at that position: for an invalid input, the
+///   position where it stops being the start of a valid one, and the
+///   innermost rule unfinished there (in the input completed by a shortest
+///   way to acceptance), which the character there breaks; for a valid
+///   input rejected at a position the adapter names, the rule of the
+///   character there. An input that is valid up to a character nothing
+///   can follow is about its whole rule.
+/// - Otherwise the rule the case names (its `rule`), else its operation.
+///
+/// The other generated cases' `exercises` names the transition a case was
+/// written for, and the input goes on through others: a failure there need
+/// not be that rule's.
+#[derive(Default)]
+pub(crate) struct Groups {
+    walks: HashMap<(GrammarRule, Profile), Option<Walk>>,
+}
+
+impl Groups {
+    pub(crate) fn of(&mut self, case: &Case, answer: Option<&Answer>) -> String {
+        if matches!(case.generator.as_deref(), Some("in-context" | "fuzz"))
+            && let Some(e) = &case.exercises
+        {
+            return e.clone();
+        }
+        let named = case.rule.as_deref().unwrap_or(case.op.name());
+        if case.op != Op::Valid || !is_reference(named) {
+            return case.group().to_owned();
+        }
+        self.at_position(case, named, answer)
+            .unwrap_or_else(|| named.to_owned())
+    }
+
+    fn at_position(&mut self, case: &Case, named: &str, answer: Option<&Answer>) -> Option<String> {
+        let profile = case.profile;
+        let rule = GrammarRule::from_name(named)?.in_profile(profile)?;
+        let walk = self
+            .walks
+            .entry((rule, profile))
+            .or_insert_with(|| Dfa::of(rule, profile).map(Walk::new))
+            .as_ref()?;
+        let input = case.input.as_str();
+        match walk.dfa.dead_end(input) {
+            // Valid: where the adapter says it goes wrong, if it says.
+            None => {
+                let Some(Answer::Valid {
+                    valid: false,
+                    at: Some(at),
+                }) = answer
+                else {
+                    return None;
+                };
+                let byte = if at.char != usize::MAX {
+                    let n = input.chars().count();
+                    if at.char == n {
+                        input.len()
+                    } else {
+                        input.char_indices().nth(at.char)?.0
+                    }
+                } else {
+                    at.byte
+                };
+                if byte > input.len() || !input.is_char_boundary(byte) {
+                    return None;
+                }
+                exercised(input, rule, profile, byte, byte < input.len())
+            }
+            Some(d) => {
+                let p = d.byte();
+                let mut s = START;
+                for &b in &input.as_bytes()[..p] {
+                    s = walk.dfa.step(s, b);
+                }
+                let suffix = walk.suf.get(s)?.as_deref()?;
+                if suffix.is_empty() {
+                    // Valid up to `p`, and nothing can follow there.
+                    return None;
+                }
+                let mut whole = input.as_bytes()[..p].to_vec();
+                whole.extend_from_slice(suffix);
+                let whole = String::from_utf8(whole).ok()?;
+                // The innermost rule the completion is in the middle of at
+                // `p` (the character there had to go on with it), else the
+                // one the completion's character at `p` is in.
+                innermost(&whole, rule, profile, |n| n.start < p && p < n.end)
+                    .or_else(|| exercised(&whole, rule, profile, p, true))
+            }
+        }
+    }
 }
 
 /// The verdict of `dfa` on `input`, as a case expects it.
@@ -859,4 +968,79 @@ pub(crate) fn in_context(profile: Profile) -> Vec<Case> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn case(profile: Profile, rule: &str, input: &str, generator: &str) -> Case {
+        let mut c = Case::from_line(
+            &serde_json::json!({
+                "id": "t", "op": "valid", "profile": profile.name(), "rule": rule,
+                "input": input, "expect": {"valid": true}, "source": "s",
+                "exercises": "ucschar", "generator": generator,
+            })
+            .to_string(),
+        )
+        .unwrap();
+        c.expect = verdict(
+            Dfa::of(
+                GrammarRule::from_name(rule)
+                    .and_then(|r| r.in_profile(profile))
+                    .unwrap(),
+                profile,
+            )
+            .unwrap(),
+            input,
+        );
+        c
+    }
+
+    #[test]
+    fn an_invalid_reference_is_grouped_under_the_rule_it_leaves_unfinished() {
+        let mut groups = Groups::default();
+        let accepted = Answer::Valid {
+            valid: true,
+            at: None,
+        };
+        let p = Profile::Rfc3987;
+        for (input, group) in [
+            // `]` or more of the address had to come.
+            ("a://[::&]", "IP-literal"),
+            ("a://[a\u{b}::]", "IPv6address"),
+            ("a://[v1.\u{7f}]", "IPvFuture"),
+            ("a:%]aa", "pct-encoded"),
+            // Valid up to a character nothing can follow.
+            ("a://h/\n", "IRI"),
+        ] {
+            let c = case(p, "IRI", input, "near-miss");
+            assert_eq!(groups.of(&c, Some(&accepted)), group, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn a_rejected_valid_reference_is_grouped_where_the_adapter_says() {
+        let mut groups = Groups::default();
+        let c = case(Profile::Rfc3987, "IRI", "a://[VFf0.x]/", "transition");
+        let at = |char| Answer::Valid {
+            valid: false,
+            at: Some(Position {
+                byte: usize::MAX,
+                char,
+            }),
+        };
+        assert_eq!(groups.of(&c, Some(&at(5))), "IPvFuture");
+        assert_eq!(groups.of(&c, Some(&at(2))), "ihier-part");
+        // A position past the input says nothing.
+        assert_eq!(groups.of(&c, Some(&at(99))), "IRI");
+        let no_position = Answer::Valid {
+            valid: false,
+            at: None,
+        };
+        assert_eq!(groups.of(&c, Some(&no_position)), "IRI");
+        // An input built around one character is about its rule.
+        let c = case(Profile::Rfc3987, "IRI", "a://[VFf0.x]/", "in-context");
+        assert_eq!(groups.of(&c, None), "ucschar");
+    }
 }

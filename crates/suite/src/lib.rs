@@ -62,7 +62,9 @@ use serde_json::{Map, Value, json};
 pub use adapter::answer;
 pub use case::{Answer, Case, Expect, Op, Parts, Position, Request, Verdict, judge};
 pub use fuzz::{Finding, FuzzOptions, FuzzReport, fuzz, minimize};
-pub use run::{Adapter, Failure, Report, RunError, RunOptions, Tally, run};
+pub use run::{
+    Adapter, Failure, MAX_ANSWER_LINE, NoAnswer, Report, RunError, RunOptions, Tally, run,
+};
 pub use shrink::shrink;
 
 use generate::{Coverage, Rng};

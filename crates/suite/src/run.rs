@@ -11,9 +11,9 @@
 //! started again for the rest.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::io::{self, BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -22,15 +22,51 @@ use serde_json::{Map, Value, json};
 use iribis::Profile;
 
 use super::case::{Answer, Case, Op, Verdict, judge};
+use super::generate::Groups;
 
-/// What the reader thread hands over: a line, or the end of the output.
+/// The longest answer line the runner reads, in bytes (1 MiB): a longer
+/// one fails its case (the rest of it is read and dropped), so that an
+/// adapter cannot make the runner hold a line of any length.
+pub const MAX_ANSWER_LINE: usize = 1 << 20;
+
+/// How many lines of an adapter's standard error are kept, for the report
+/// of a crash.
+const STDERR_LINES: usize = 8;
+
+/// How many bytes of each line of an adapter's standard error are kept;
+/// the rest of a longer line is read and dropped (and counted).
+const STDERR_LINE_BYTES: usize = 512;
+
+/// How many answer lines may wait, read, for the runner to take them: past
+/// that the reader stops reading, and the adapter blocks on its output.
+const QUEUED_LINES: usize = 256;
+
+/// What the reader thread hands over: a line, a line too long to keep, or
+/// the end of the output.
 enum Line {
     Text(String),
+    TooLong,
     End,
+}
+
+/// Why [`Adapter::receive`] has no answer line while the adapter runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoAnswer {
+    /// No line came within the time given.
+    Timeout,
+    /// The line is longer than [`MAX_ANSWER_LINE`] bytes: it is dropped
+    /// (the reader skips to its end), and the next line is the next
+    /// answer.
+    TooLong,
 }
 
 /// A running adapter: the command under test, one request per line in,
 /// one answer per line out.
+///
+/// On Unix the command runs in a process group of its own, and stopping
+/// the adapter ends the whole group: the processes the adapter started
+/// end with it.
 ///
 /// ```no_run
 /// use std::time::Duration;
@@ -44,14 +80,120 @@ enum Line {
 pub struct Adapter {
     command: String,
     child: Child,
+    /// Whether the adapter's process group has been ended (after which its
+    /// id may be another group's).
+    ended: bool,
     to_child: Option<Sender<String>>,
     lines: Receiver<Line>,
     stderr: Arc<Mutex<VecDeque<String>>>,
 }
 
-/// How many lines of an adapter's standard error are kept, for the report
-/// of a crash.
-const STDERR_LINES: usize = 8;
+/// Reads the adapter's answers line by line into `tx`, each line at most
+/// [`MAX_ANSWER_LINE`] bytes: past that, [`Line::TooLong`] is sent at once
+/// and the rest of the line is read and dropped.
+fn read_answers(stdout: impl Read, tx: SyncSender<Line>) {
+    let mut reader = BufReader::with_capacity(1 << 16, stdout);
+    let mut line: Vec<u8> = Vec::new();
+    let mut skipping = false;
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(c) => c,
+        };
+        let (part, used, ends) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        if !skipping {
+            if line.len() + part.len() > MAX_ANSWER_LINE {
+                skipping = true;
+                line = Vec::new();
+                if tx.send(Line::TooLong).is_err() {
+                    return;
+                }
+            } else {
+                line.extend_from_slice(part);
+            }
+        }
+        reader.consume(used);
+        if ends {
+            if !skipping && tx.send(Line::Text(text_of(&line))).is_err() {
+                return;
+            }
+            skipping = false;
+            line.clear();
+        }
+    }
+    // A last line without its line break.
+    if !skipping && !line.is_empty() {
+        let _ = tx.send(Line::Text(text_of(&line)));
+    }
+    let _ = tx.send(Line::End);
+}
+
+/// A line as text, without its carriage return.
+fn text_of(line: &[u8]) -> String {
+    String::from_utf8_lossy(line)
+        .trim_end_matches(['\n', '\r'])
+        .to_owned()
+}
+
+/// Reads the adapter's standard error to its end (so that the adapter
+/// never blocks on it), keeping the last [`STDERR_LINES`] lines, each cut
+/// to [`STDERR_LINE_BYTES`] bytes.
+fn read_stderr(stderr: impl Read, keep: &Mutex<VecDeque<String>>) {
+    let mut reader = BufReader::with_capacity(1 << 16, stderr);
+    let mut line: Vec<u8> = Vec::new();
+    let mut dropped = 0usize;
+    let push = |line: &mut Vec<u8>, dropped: &mut usize| {
+        let mut text = text_of(line);
+        if *dropped > 0 {
+            text.push_str(&format!("… ({} more bytes)", *dropped));
+        }
+        if let Ok(mut k) = keep.lock() {
+            if k.len() == STDERR_LINES {
+                k.pop_front();
+            }
+            k.push_back(text);
+        }
+        line.clear();
+        *dropped = 0;
+    };
+    loop {
+        let chunk = match reader.fill_buf() {
+            Ok([]) | Err(_) => break,
+            Ok(c) => c,
+        };
+        let (part, used, ends) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        let room = STDERR_LINE_BYTES.saturating_sub(line.len()).min(part.len());
+        line.extend_from_slice(&part[..room]);
+        dropped = dropped.saturating_add(part.len() - room);
+        reader.consume(used);
+        if ends {
+            push(&mut line, &mut dropped);
+        }
+    }
+    if !line.is_empty() || dropped > 0 {
+        push(&mut line, &mut dropped);
+    }
+}
+
+/// The stack of the threads that move an adapter's lines: they call
+/// nothing deep.
+const IO_THREAD_STACK: usize = 256 * 1024;
+
+/// Starts a thread that moves an adapter's lines; an error (no memory for
+/// its stack, too many threads) instead of a panic when it cannot start.
+fn io_thread(name: &str, f: impl FnOnce() + Send + 'static) -> io::Result<()> {
+    std::thread::Builder::new()
+        .name(name.to_owned())
+        .stack_size(IO_THREAD_STACK)
+        .spawn(f)
+        .map(drop)
+}
 
 impl Adapter {
     /// Starts `command` with the shell (`sh -c`; `cmd /C` on Windows).
@@ -65,6 +207,12 @@ impl Adapter {
             c.args(["-c", command]);
             c
         };
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // A group of its own, whose id is the shell's process id.
+            cmd.process_group(0);
+        }
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -83,7 +231,10 @@ impl Adapter {
             .take()
             .ok_or_else(|| io::Error::other("no stderr"))?;
         let (to_child, requests) = mpsc::channel::<String>();
-        std::thread::spawn(move || {
+        let (tx, lines) = mpsc::sync_channel(QUEUED_LINES);
+        let kept = Arc::new(Mutex::new(VecDeque::new()));
+        let keep = Arc::clone(&kept);
+        let threads = io_thread("adapter stdin", move || {
             let mut stdin = io::BufWriter::new(stdin);
             while let Ok(line) = requests.recv() {
                 let mut batch = line;
@@ -101,49 +252,21 @@ impl Adapter {
                     break;
                 }
             }
+        })
+        .and_then(|()| {
+            io_thread("adapter stdout", move || read_answers(stdout, tx))?;
+            io_thread("adapter stderr", move || read_stderr(stderr, &keep))
         });
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match reader.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => {
-                        let _ = tx.send(Line::End);
-                        break;
-                    }
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&buf)
-                            .trim_end_matches(['\n', '\r'])
-                            .to_owned();
-                        if tx.send(Line::Text(text)).is_err() {
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-        let kept = Arc::new(Mutex::new(VecDeque::new()));
-        let keep = Arc::clone(&kept);
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
-                if let Ok(mut k) = keep.lock() {
-                    if k.len() == STDERR_LINES {
-                        k.pop_front();
-                    }
-                    k.push_back(line);
-                }
-            }
-        });
-        Ok(Adapter {
+        let adapter = Adapter {
             command: command.to_owned(),
             child,
+            ended: false,
             to_child: Some(to_child),
             lines,
             stderr: kept,
-        })
+        };
+        // Without its threads, the adapter is stopped as it is dropped.
+        threads.map(|()| adapter)
     }
 
     /// Sends one request line (without its line break).
@@ -160,13 +283,37 @@ impl Adapter {
     }
 
     /// The next answer line: `Ok(Some(line))`, `Ok(None)` when the adapter
-    /// closed its output (it exited), `Err(())` when none came in time.
-    #[allow(clippy::result_unit_err)]
-    pub fn receive(&mut self, timeout: Duration) -> Result<Option<String>, ()> {
+    /// closed its output (it exited), `Err(NoAnswer::Timeout)` when none
+    /// came in time, `Err(NoAnswer::TooLong)` for a line longer than
+    /// [`MAX_ANSWER_LINE`] bytes.
+    pub fn receive(&mut self, timeout: Duration) -> Result<Option<String>, NoAnswer> {
         match self.lines.recv_timeout(timeout) {
             Ok(Line::Text(t)) => Ok(Some(t)),
+            Ok(Line::TooLong) => Err(NoAnswer::TooLong),
             Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => Ok(None),
-            Err(RecvTimeoutError::Timeout) => Err(()),
+            Err(RecvTimeoutError::Timeout) => Err(NoAnswer::Timeout),
+        }
+    }
+
+    /// How the adapter ended, if it did; what it left running in its group
+    /// is ended with it.
+    fn exited(&mut self) -> Option<ExitStatus> {
+        let status = self.child.try_wait().ok().flatten()?;
+        self.end_group();
+        Some(status)
+    }
+
+    /// Ends the adapter's process group with SIGKILL, once (on Unix; a
+    /// group that is already empty has nothing to end).
+    fn end_group(&mut self) {
+        if self.ended {
+            return;
+        }
+        self.ended = true;
+        #[cfg(unix)]
+        {
+            use rustix::process::{Pid, Signal, kill_process_group};
+            let _ = kill_process_group(Pid::from_child(&self.child), Signal::KILL);
         }
     }
 
@@ -175,12 +322,10 @@ impl Adapter {
     fn exit_report(&mut self) -> String {
         let deadline = Instant::now() + Duration::from_millis(500);
         let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(s)) => break Some(s),
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(10))
-                }
-                _ => break None,
+            match self.exited() {
+                Some(s) => break Some(s),
+                None if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
+                None => break None,
             }
         };
         let mut out = match status {
@@ -199,17 +344,19 @@ impl Adapter {
         out
     }
 
-    /// Stops the adapter (closing its input first, so that a well-behaved
-    /// one ends by itself).
+    /// Stops the adapter: closes its input, so that a well-behaved one
+    /// ends by itself, then ends it and every process left in its process
+    /// group.
     pub fn stop(&mut self) {
         self.to_child = None;
         let deadline = Instant::now() + Duration::from_millis(200);
         while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
+            if self.exited().is_some() {
                 return;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+        self.end_group();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -294,15 +441,22 @@ pub struct Failure {
     pub got: Value,
     /// Why it fails, in a few words.
     pub why: String,
+    /// The rule the failure is grouped under in [`Report::by_rule`]: the
+    /// rule the case is about (`exercises`) when its input is built around
+    /// one character or shrunk, else, for a `valid` case of a whole
+    /// reference that goes wrong at a position, the innermost rule at that
+    /// position, else the rule the case names (else its operation).
+    pub group: String,
 }
 
 impl Failure {
-    /// The case's JSON with `got` and `why` added.
+    /// The case's JSON with `got`, `why` and `group` added.
     pub fn to_json(&self) -> Value {
         let mut v = self.case.to_json();
         if let Some(m) = v.as_object_mut() {
             m.insert("got".into(), self.got.clone());
             m.insert("why".into(), Value::from(self.why.as_str()));
+            m.insert("group".into(), Value::from(self.group.as_str()));
         }
         v
     }
@@ -340,13 +494,13 @@ pub struct Report {
 }
 
 impl Report {
-    /// The failures grouped by the rule their case exercises
-    /// ([`Case::group`]), most failures first: the group, its number of
-    /// failures, and its shortest failing case.
+    /// The failures grouped by rule ([`Failure::group`]), most failures
+    /// first: the group, its number of failures, and its shortest failing
+    /// case.
     pub fn by_rule(&self) -> Vec<(String, usize, &Failure)> {
         let mut groups: BTreeMap<&str, (usize, &Failure)> = BTreeMap::new();
         for f in &self.failures {
-            let e = groups.entry(f.case.group()).or_insert((0, f));
+            let e = groups.entry(f.group.as_str()).or_insert((0, f));
             e.0 += 1;
             if f.size() < e.1.size() {
                 e.1 = f;
@@ -363,7 +517,7 @@ impl Report {
     /// The report as one JSON object: `{"implementation", "total",
     /// "passed", "failed", "unsupported", "by_op", "by_profile",
     /// "by_op_and_profile", "by_rule": {RULE: {"failed", "example"}},
-    /// "failures": [CASE + "got" + "why"], "restarts"}`.
+    /// "failures": [CASE + "got" + "why" + "group"], "restarts"}`.
     pub fn to_json(&self) -> Value {
         let mut by_op = Map::new();
         for (op, t) in &self.by_op {
@@ -409,7 +563,13 @@ impl Report {
         })
     }
 
-    fn record(&mut self, case: &Case, verdict: Verdict, got: Value) {
+    fn record(
+        &mut self,
+        groups: &mut Groups,
+        case: &Case,
+        answer: Option<&Answer>,
+        verdict: Verdict,
+    ) {
         self.tally.add(&verdict);
         self.by_op.entry(case.op).or_default().add(&verdict);
         let p: &'static str = profile_name(case.profile);
@@ -421,8 +581,9 @@ impl Report {
         if let Verdict::Fail(why) = verdict {
             self.failures.push(Failure {
                 case: case.clone(),
-                got,
+                got: answer.map_or(Value::Null, Answer::to_json),
                 why,
+                group: groups.of(case, answer),
             });
         }
     }
@@ -475,6 +636,7 @@ pub fn run(
         implementation: options.name.clone().unwrap_or_else(|| command.to_owned()),
         ..Report::default()
     };
+    let mut groups = Groups::default();
     let mut adapter = Adapter::start(command).map_err(RunError::Start)?;
     let mut todo: VecDeque<usize> = (0..cases.len()).collect();
     let mut pending: VecDeque<usize> = VecDeque::new();
@@ -494,7 +656,12 @@ pub fn run(
         }
         let Some(&i) = pending.front() else { break };
         let case = &cases[i];
-        let wait = (last + options.timeout).saturating_duration_since(Instant::now());
+        // A timeout past the end of time waits for ever.
+        let wait = last
+            .checked_add(options.timeout)
+            .map_or(options.timeout, |t| {
+                t.saturating_duration_since(Instant::now())
+            });
         let trouble = match adapter.receive(wait) {
             Ok(Some(line)) => {
                 pending.pop_front();
@@ -507,7 +674,7 @@ pub fn run(
                     Ok((id, answer)) if id == case.id => {
                         idle_restarts = 0;
                         let verdict = judge(case, &answer, options.positions);
-                        report.record(case, verdict, answer.to_json());
+                        report.record(&mut groups, case, Some(&answer), verdict);
                         continue;
                     }
                     Ok((id, _)) => Some(format!(
@@ -517,7 +684,7 @@ pub fn run(
                     Err(e) => {
                         idle_restarts = 0;
                         let why = format!("malformed answer: {e}: {}", clip(&line));
-                        report.record(case, Verdict::Fail(why), Value::Null);
+                        report.record(&mut groups, case, None, Verdict::Fail(why));
                         continue;
                     }
                 }
@@ -527,7 +694,20 @@ pub fn run(
                 done += 1;
                 Some(adapter.exit_report())
             }
-            Err(()) => {
+            Err(NoAnswer::TooLong) => {
+                // The reader skips to the end of the line: the next line
+                // is the next answer.
+                pending.pop_front();
+                last = Instant::now();
+                done += 1;
+                idle_restarts = 0;
+                let why = format!(
+                    "malformed answer: the answer line is longer than 1 MiB ({MAX_ANSWER_LINE} bytes); the rest of it was skipped"
+                );
+                report.record(&mut groups, case, None, Verdict::Fail(why));
+                continue;
+            }
+            Err(NoAnswer::Timeout) => {
                 pending.pop_front();
                 done += 1;
                 Some(format!(
@@ -537,7 +717,7 @@ pub fn run(
             }
         };
         let Some(why) = trouble else { continue };
-        report.record(case, Verdict::Fail(why.clone()), Value::Null);
+        report.record(&mut groups, case, None, Verdict::Fail(why.clone()));
         // Start again, with the requests that were in flight first.
         adapter.stop();
         while let Some(j) = pending.pop_back() {

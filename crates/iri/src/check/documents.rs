@@ -15,7 +15,7 @@ use iribis::render::escape_line;
 use iribis_documents::{self as documents, Found, Options, Undecodable, What};
 use serde::Serialize;
 
-use super::{Format, Summary, sarif, write_findings, write_json_line};
+use super::{Format, Summary, sarif, shown_input, verdict, write_findings, write_json_line};
 use crate::Outcome;
 use crate::output::{Failure, guarded, write_serialized};
 
@@ -118,7 +118,11 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
         not_read: Vec::new(),
     });
     if request.output == Format::Sarif {
-        sarif::write_head(&mut writer.borrow_mut().out)?;
+        sarif::write_head(
+            &mut writer.borrow_mut().out,
+            request.options.profile,
+            Some(request.format),
+        )?;
     }
     for path in &files {
         let (name, uri) = if stdin(path) {
@@ -349,14 +353,13 @@ impl DocWriter {
                 Ok(())
             }
             Format::Human => {
-                let verdict = if valid {
-                    paint("valid", AnsiColor::Green.on_default(), self.color)
-                } else {
-                    paint("invalid", AnsiColor::Red.on_default(), self.color)
+                let verdict = match &answer {
+                    Ok(report) => verdict(report).painted(self.color),
+                    Err(_) => paint("invalid", AnsiColor::Red.on_default(), self.color),
                 };
                 let shown = match (&found.what, resolved) {
-                    (_, Some(r)) => format!("{} -> {}", escape_line(written), escape_line(r)),
-                    _ => escape_line(written).into_owned(),
+                    (_, Some(r)) => format!("{} -> {}", shown_input(written), escape_line(r)),
+                    _ => shown_input(written).into_owned(),
                 };
                 writeln!(
                     self.out,
@@ -455,7 +458,12 @@ impl DocWriter {
             Format::Human if self.summary.inputs + self.syntax_errors > 1 => {
                 self.summary.write(&mut self.out)?;
                 if self.syntax_errors > 0 {
-                    writeln!(self.out, "{} syntax errors", self.syntax_errors)?;
+                    writeln!(
+                        self.out,
+                        "{} syntax error{}",
+                        self.syntax_errors,
+                        if self.syntax_errors == 1 { "" } else { "s" }
+                    )?;
                 }
             }
             Format::Sarif => {

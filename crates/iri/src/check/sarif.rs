@@ -3,17 +3,20 @@
 //! its rules first, then each finding, then the end of the log.
 //!
 //! One rule per catalogue code (§3.49 reportingDescriptor: its explanation,
-//! spec section and default severity); one result per finding (§3.27: the
-//! code, the level, the message and where: the artifact, line and column).
-//! Columns count Unicode code points (§3.14.17 `columnKind`), as `char`
-//! does.
+//! spec section and default severity), and for `check --from` one more,
+//! `DOCUMENT_SYNTAX_ERROR`; one result per finding (§3.27: the code, its
+//! rule's index, the level, the message and where: the artifact, line and
+//! column). Columns count Unicode code points (§3.14.17 `columnKind`), as
+//! `char` does.
 
 use std::io::{self, Write};
 use std::path::Path;
 
+use iribis::Profile;
 use iribis::check::{Code, Report, Severity};
 use serde::Serialize;
 
+use super::documents::DocFormat;
 use crate::output::Failure;
 
 /// The URI of `path` as a SARIF artifact location: a relative reference for
@@ -113,8 +116,15 @@ fn first_sentence(text: &str) -> &str {
 }
 
 /// Writes the log up to its first result: the tool, its rules, and the
-/// opening of the results.
-pub(crate) fn write_head(out: &mut impl Write) -> io::Result<()> {
+/// opening of the results. The rules cite the spec sections of a check
+/// under `profile` (a `SYNTAX_ERROR` cites the profile's grammar); with
+/// `documents` (`check --from`), the rule `DOCUMENT_SYNTAX_ERROR` follows
+/// the catalogue's, citing the format's specification.
+pub(crate) fn write_head(
+    out: &mut impl Write,
+    profile: Profile,
+    documents: Option<DocFormat>,
+) -> io::Result<()> {
     out.write_all(
         br#"{"$schema":"https://json.schemastore.org/sarif-2.1.0.json","version":"2.1.0","runs":[{"tool":{"driver":{"name":"iri","#,
     )?;
@@ -127,7 +137,8 @@ pub(crate) fn write_head(out: &mut impl Write) -> io::Result<()> {
         if i > 0 {
             out.write_all(b",")?;
         }
-        let help = format!("{} ({})", code.explanation(), code.spec());
+        let spec = code.spec_for(profile);
+        let help = format!("{} ({spec})", code.explanation());
         let rule = Rule {
             id: code.name(),
             short_description: Text {
@@ -137,12 +148,31 @@ pub(crate) fn write_head(out: &mut impl Write) -> io::Result<()> {
                 text: code.explanation(),
             },
             help: Text { text: &help },
-            help_uri: help_uri(code.spec()),
+            help_uri: help_uri(spec),
             default_configuration: Configuration {
                 level: level(code.default_severity()),
             },
-            properties: RuleProperties { spec: code.spec() },
+            properties: RuleProperties { spec },
         };
+        serde_json::to_writer(&mut *out, &rule)?;
+    }
+    if let Some(format) = documents {
+        let (spec, uri) = document_spec(format);
+        let help = format!("{DOCUMENT_SYNTAX_ERROR_EXPLANATION} ({spec})");
+        let rule = Rule {
+            id: DOCUMENT_SYNTAX_ERROR,
+            short_description: Text {
+                text: first_sentence(DOCUMENT_SYNTAX_ERROR_EXPLANATION),
+            },
+            full_description: Text {
+                text: DOCUMENT_SYNTAX_ERROR_EXPLANATION,
+            },
+            help: Text { text: &help },
+            help_uri: Some(uri.to_owned()),
+            default_configuration: Configuration { level: "error" },
+            properties: RuleProperties { spec },
+        };
+        out.write_all(b",")?;
         serde_json::to_writer(&mut *out, &rule)?;
     }
     out.write_all(br#"]}},"columnKind":"unicodeCodePoints","results":["#)
@@ -152,10 +182,8 @@ pub(crate) fn write_head(out: &mut impl Write) -> io::Result<()> {
 #[serde(rename_all = "camelCase")]
 struct SarifResult<'a> {
     rule_id: &'a str,
-    /// The rule's index in the driver's rules; none for a document's
-    /// syntax error, which is not a catalogue code.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rule_index: Option<usize>,
+    /// The rule's index in the driver's rules.
+    rule_index: usize,
     level: &'static str,
     message: Text<'a>,
     locations: [Location<'a>; 1],
@@ -166,7 +194,7 @@ impl<'a> SarifResult<'a> {
     /// characters.
     fn at(
         rule_id: &'a str,
-        rule_index: Option<usize>,
+        rule_index: usize,
         level: &'static str,
         message: &'a str,
         (place, start, len): (&Place<'a>, usize, usize),
@@ -230,9 +258,14 @@ pub(crate) fn write_results(
         if written + count > 0 {
             out.write_all(b",")?;
         }
+        // Every code has its rule, in catalogue order.
+        let rule_index = Code::ALL
+            .iter()
+            .position(|&c| c == code)
+            .expect("Code::ALL holds every code");
         let result = SarifResult::at(
             code.name(),
-            Code::ALL.iter().position(|&c| c == code),
+            rule_index,
             level(severity),
             message,
             (place, place.column + char, len),
@@ -257,9 +290,30 @@ pub(crate) fn write_results(
     Ok(count)
 }
 
-/// The rule id of a syntax error in a document read by `check --from`: not
-/// a catalogue code (the IRIs were not reached), so no rule of the driver.
+/// The code of a syntax error in a document read by `check --from`: the
+/// rule of its SARIF results, after the catalogue's (`write_head`), and a
+/// code `--explain` knows. It is no catalogue code: the library's checker
+/// never reports it, and it has no severity to set.
 pub(crate) const DOCUMENT_SYNTAX_ERROR: &str = "DOCUMENT_SYNTAX_ERROR";
+
+/// What `DOCUMENT_SYNTAX_ERROR` means (`--explain`, the SARIF rule).
+pub(crate) const DOCUMENT_SYNTAX_ERROR_EXPLANATION: &str = "A document read by `iri check --from` is not well-formed in its format: the format's parser rejected it here (oxttl for N-Triples, N-Quads, Turtle and TriG, oxrdfxml for RDF/XML, quick-xml for XML; an HTML parser recovers from every error). A document past one of the readers' limits (entity expansion in XML and RDF/XML, the HTML parser's memory), or in an encoding its format does not allow or no decoder knows, is reported the same way. The IRIs the parser could not reach there are not checked; checking goes on where it recovers. It is not a finding about an IRI: it is no catalogue code, --allow, --warn and --deny do not take it, and a run with one exits with status 3. JSON gives it as a `syntax_error` object (`format`, `message`, `byte`), the human output as `FILE:LINE:COLUMN: syntax error in the FORMAT document: ...`.";
+
+/// The specification a document of `format` follows, and its address.
+pub(crate) fn document_spec(format: DocFormat) -> (&'static str, &'static str) {
+    match format {
+        DocFormat::Ntriples => ("RDF 1.1 N-Triples", "https://www.w3.org/TR/n-triples/"),
+        DocFormat::Nquads => ("RDF 1.1 N-Quads", "https://www.w3.org/TR/n-quads/"),
+        DocFormat::Turtle => ("RDF 1.1 Turtle", "https://www.w3.org/TR/turtle/"),
+        DocFormat::Trig => ("RDF 1.1 TriG", "https://www.w3.org/TR/trig/"),
+        DocFormat::Rdfxml => (
+            "RDF 1.1 XML Syntax",
+            "https://www.w3.org/TR/rdf-syntax-grammar/",
+        ),
+        DocFormat::Html => ("HTML Living Standard", "https://html.spec.whatwg.org/"),
+        DocFormat::Xml => ("XML 1.0", "https://www.w3.org/TR/xml/"),
+    }
+}
 
 /// Writes a document's syntax error at `place`, after the `written`
 /// results so far.
@@ -272,9 +326,10 @@ pub(crate) fn write_document_error(
     if written > 0 {
         out.write_all(b",")?;
     }
+    // The rule after the catalogue's (write_head).
     let result = SarifResult::at(
         DOCUMENT_SYNTAX_ERROR,
-        None,
+        Code::ALL.len(),
         "error",
         message,
         (place, place.column, 1),

@@ -203,3 +203,86 @@ fn runtime_grammars_and_the_loop() {
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `iri` run in `dir`, a directory outside the repository: no
+/// `grammar/abnf/` to read there.
+fn iri_in(dir: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_iri"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// `grammar from-abnf` without files (or with `--builtin P`) transcribes
+/// the built-in ABNF, and `grammar show --abnf` prints it, from a directory
+/// that is not the repository; the files' invocation still works.
+#[test]
+fn builtin_abnf_outside_the_repository() {
+    let dir = std::env::temp_dir().join(format!("iribis-builtin-abnf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    assert!(!dir.join("grammar/abnf").exists());
+
+    // No files: the built-in ABNF of rfc3987bis, the lab's own transcription
+    // of it.
+    let o = iri_in(&dir, &["grammar", "from-abnf"]);
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let abnf = iribis_lab::abnf::Grammar::profile("rfc3987bis").unwrap();
+    assert_eq!(stdout(&o), iribis_lab::from_abnf(&abnf).unwrap());
+    PestGrammar::parse(&stdout(&o), "out.pest").unwrap();
+    for profile in ["rfc3987bis", "rfc3987", "rfc3986", "leiri"] {
+        let o = iri_in(&dir, &["grammar", "from-abnf", "--builtin", profile]);
+        assert_eq!(o.status.code(), Some(0), "{profile}: {o:?}");
+        let abnf = iribis_lab::abnf::Grammar::profile(profile).unwrap();
+        assert_eq!(stdout(&o), iribis_lab::from_abnf(&abnf).unwrap(), "{profile}");
+    }
+    // --builtin and files: the files after it, their rules replacing.
+    std::fs::write(
+        dir.join("zone.abnf"),
+        "IP-literal = \"[\" ( IPv6address / IPv6addrz / IPvFuture ) \"]\"\n\
+         IPv6addrz = IPv6address \"%25\" ZoneID\n\
+         ZoneID = 1*( unreserved / pct-encoded )\n",
+    )
+    .unwrap();
+    let o = iri_in(
+        &dir,
+        &["grammar", "from-abnf", "--builtin", "rfc3987bis", "zone.abnf"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let text = stdout(&o);
+    assert!(
+        text.contains("// (from zone.abnf)\n// PEG: alternatives 1 and 2 can both start with \"0\""),
+        "{text}"
+    );
+    assert!(text.contains("IPv6addrz = { IPv6address ~ \"%25\" ~ ZoneID }"), "{text}");
+    // Files alone: as before (zone.abnf alone uses rules it does not define).
+    let o = iri_in(&dir, &["grammar", "from-abnf", "zone.abnf"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("which no rule defines"));
+    let o = iri_in(&dir, &["grammar", "from-abnf", "--builtin", "rfc9999"]);
+    assert_eq!(o.status.code(), Some(2));
+
+    // show --abnf: each file of the profile, in load order, under its name.
+    for (profile, files) in iribis::grammar::ABNF_PROFILES {
+        let o = iri_in(&dir, &["grammar", "show", "--abnf", "--profile", profile]);
+        assert_eq!(o.status.code(), Some(0), "{profile}: {o:?}");
+        let text = stdout(&o);
+        assert!(text.starts_with(&format!(
+            "; The built-in ABNF of iribis, profile {profile}:"
+        )));
+        let mut rest = text.as_str();
+        for name in *files {
+            let head = format!("\n; ======== grammar/abnf/{name} ========\n\n");
+            let at = rest.find(&head).unwrap_or_else(|| panic!("{profile}: {name}"));
+            rest = &rest[at + head.len()..];
+            assert!(
+                rest.starts_with(iribis::grammar::abnf_file(name).unwrap()),
+                "{profile}: {name}"
+            );
+        }
+    }
+    // Without --abnf, the pest grammar as before.
+    let o = iri_in(&dir, &["grammar", "show"]);
+    assert_eq!(stdout(&o), PestGrammar::builtin_source(Profile::Rfc3987bis));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -575,3 +575,172 @@ fn positions_do_not_depend_on_the_reads() {
         "{places:?}"
     );
 }
+
+/// The length of the tokens past the limit below: twice the limit, so that
+/// two copies of one exceed the budgets they are read under.
+const PAST_THE_LIMIT: usize = 32 * 1024 * 1024;
+
+/// Runs `iri check --json --from FORMAT -` on `doc` within `kib` KiB and
+/// asserts that it ends with the document error of a `kind` token longer
+/// than the limit at `place` (line, column), exit 3; gives the lines.
+fn stops_at_the_limit(
+    kib: usize,
+    format: &str,
+    doc: &[u8],
+    kind: &str,
+    place: (u64, u64),
+) -> Vec<Value> {
+    let o = iri_bounded(kib, 120, &["check", "--json", "--from", format, "-"], doc);
+    assert_eq!(o.status.code(), Some(3), "{format} {kind}: {}", stderr(&o));
+    let lines = lines(&o);
+    let last = lines.last().expect("a document error");
+    let message = last["syntax_error"]["message"].as_str().unwrap_or_default();
+    assert_eq!(
+        message,
+        format!(
+            "this {kind} is longer than 16 MiB, the longest token the reader holds: the document is not read further"
+        ),
+        "{format}: {last}"
+    );
+    assert_eq!(
+        (last["line"].as_u64(), last["column"].as_u64()),
+        (Some(place.0), Some(place.1)),
+        "{format} {kind}"
+    );
+    lines
+}
+
+/// The inputs of the lines before the last.
+fn inputs_before_the_error(lines: &[Value]) -> Vec<&str> {
+    lines[..lines.len() - 1]
+        .iter()
+        .filter_map(|l| l["input"].as_str())
+        .collect()
+}
+
+/// An RDF token longer than 16 MiB (a string, an IRI, a comment, a name) is
+/// a document error at its start, and the reading stops there, in memory
+/// that does not grow with the token: each one here is 32 MiB, under a
+/// budget that two copies of it exceed. The IRIs before it are reported.
+#[test]
+fn rdf_tokens_past_the_limit_are_document_errors() {
+    let a = "a".repeat(PAST_THE_LIMIT);
+    let spo = "<http://e/s> <http://e/p> ";
+    let cases = [
+        ("ntriples", format!("{spo}\"{a}\" .\n"), "string", (1, 27)),
+        (
+            "turtle",
+            format!("{spo}\"\"\"{}\"\"\" .\n", "a\n".repeat(PAST_THE_LIMIT / 2)),
+            "string",
+            (1, 27),
+        ),
+        ("nquads", format!("{spo}<http://e/{a}> .\n"), "IRI", (1, 27)),
+        // A stray '<': no '>' ends it.
+        ("ntriples", format!("{spo}<{a}"), "IRI", (1, 27)),
+        (
+            "turtle",
+            format!("@prefix e: <http://e/> .\n#{a}\ne:s e:p e:o .\n"),
+            "comment",
+            (2, 1),
+        ),
+        (
+            "trig",
+            format!("@prefix e: <http://e/> .\ne:{a} e:p e:o .\n"),
+            "name",
+            (2, 1),
+        ),
+    ];
+    for (format, doc, kind, place) in cases {
+        let lines = stops_at_the_limit(128 * MIB, format, doc.as_bytes(), kind, place);
+        let inputs = inputs_before_the_error(&lines);
+        let before: &[&str] = if place.0 == 1 {
+            &["http://e/s", "http://e/p"]
+        } else {
+            &["http://e/"]
+        };
+        assert_eq!(inputs, before, "{format} {kind}");
+    }
+    // A token within the limit is read, and so is what follows it.
+    let doc = format!(
+        "{spo}\"{}\" .\n<http://e/a b> <http://e/p> <http://e/o> .\n",
+        "a".repeat(15 * 1024 * 1024)
+    );
+    let o = iri_bounded(
+        256 * MIB,
+        120,
+        &[
+            "check",
+            "--json",
+            "--only-invalid",
+            "--from",
+            "ntriples",
+            "-",
+        ],
+        doc.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(lines(&o)[0]["input"], "http://e/a b");
+}
+
+/// An XML or RDF/XML text, tag (attribute values included), comment or
+/// CDATA section longer than 16 MiB is a document error at its start, and
+/// the reading stops there, in memory that does not grow with it: each
+/// one here is 32 MiB, under a budget that two copies of it exceed (RDF/XML
+/// runs a second parser, on a thread of its own).
+#[test]
+fn xml_tokens_past_the_limit_are_document_errors() {
+    let a = "a".repeat(PAST_THE_LIMIT);
+    let r = "<r xmlns=\"http://e/\">";
+    let cases = [
+        ("xml", format!("{r}{a}</r>"), "text"),
+        (
+            "xml",
+            format!("{r}<x a=\"{a}\"/></r>"),
+            "tag (with its attributes)",
+        ),
+        ("xml", format!("{r}<!--{a}--></r>"), "comment"),
+        ("xml", format!("{r}<![CDATA[{a}]]></r>"), "CDATA section"),
+    ];
+    for (format, doc, kind) in cases {
+        let lines = stops_at_the_limit(128 * MIB, format, doc.as_bytes(), kind, (1, 22));
+        assert_eq!(inputs_before_the_error(&lines), ["http://e/"], "{kind}");
+    }
+    let rdf = "<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns:e=\"http://e/\">\n";
+    let cases = [
+        (
+            format!(
+                "{rdf}<rdf:Description rdf:about=\"http://e/s\"><e:p>{a}</e:p></rdf:Description></rdf:RDF>"
+            ),
+            "text",
+            (2, 46),
+        ),
+        (
+            format!("{rdf}<rdf:Description rdf:about=\"http://e/{a}\"/></rdf:RDF>"),
+            "tag (with its attributes)",
+            (2, 1),
+        ),
+    ];
+    for (doc, kind, place) in cases {
+        let lines = stops_at_the_limit(256 * MIB, "rdfxml", doc.as_bytes(), kind, place);
+        // No error of the RDF/XML parser, which is given nothing past it.
+        assert!(
+            lines[..lines.len() - 1]
+                .iter()
+                .all(|l| l.get("syntax_error").is_none()),
+            "{kind}: {lines:?}"
+        );
+    }
+    // A text within the limit is read, and so is what follows it.
+    let doc = format!(
+        "{r}{}<x xmlns:b=\"http://e/a b\"/></r>",
+        "a".repeat(15 * 1024 * 1024)
+    );
+    let o = iri_bounded(
+        256 * MIB,
+        120,
+        &["check", "--json", "--only-invalid", "--from", "xml", "-"],
+        doc.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(lines(&o)[0]["input"], "http://e/a b");
+}

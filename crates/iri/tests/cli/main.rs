@@ -13,6 +13,7 @@ mod cli_resolve;
 mod cli_schema;
 mod cli_stream;
 mod cli_suite;
+mod completions;
 mod convert;
 mod documents_encodings;
 mod grammar_lab;

@@ -1,0 +1,97 @@
+// The package's entry point: the functions of iribis.js (wasm-bindgen's
+// glue around the WebAssembly module), each checking first that the
+// arguments it reads as strings are strings. The glue copies a string into
+// the module's memory without looking at its type: a number or an object
+// would reach the module as garbage (a RuntimeError from inside it), null as
+// a TypeError about `.length`. Here such an argument is a TypeError that
+// names the function, the argument and what it got, before the module is
+// entered. Options objects are checked by the module itself.
+"use strict";
+
+const wasm = require("./iribis.js");
+
+/** What `value` is, for the message: its `typeof`, or "null" or "array". */
+function describe(value) {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
+
+/** The TypeError of `fn` for its argument `name` (omitted when it is the only string). */
+function notAString(fn, name, value) {
+  const what = name === undefined ? "a string" : `a string for ${name}`;
+  return new TypeError(`${fn}: expected ${what}, got ${describe(value)}`);
+}
+
+function isValid(s, options) {
+  if (typeof s !== "string") throw notAString("isValid", undefined, s);
+  return wasm.isValid(s, options);
+}
+
+function parse(s, options) {
+  if (typeof s !== "string") throw notAString("parse", undefined, s);
+  return wasm.parse(s, options);
+}
+
+function check(s, options) {
+  if (typeof s !== "string") throw notAString("check", undefined, s);
+  return wasm.check(s, options);
+}
+
+function toUri(s, options) {
+  if (typeof s !== "string") throw notAString("toUri", undefined, s);
+  return wasm.toUri(s, options);
+}
+
+function toIri(s, options) {
+  if (typeof s !== "string") throw notAString("toIri", undefined, s);
+  return wasm.toIri(s, options);
+}
+
+function resolve(base, reference, options) {
+  if (typeof base !== "string") throw notAString("resolve", "base", base);
+  if (typeof reference !== "string") throw notAString("resolve", "reference", reference);
+  return wasm.resolve(base, reference, options);
+}
+
+function relativize(base, target) {
+  if (typeof base !== "string") throw notAString("relativize", "base", base);
+  if (typeof target !== "string") throw notAString("relativize", "target", target);
+  return wasm.relativize(base, target);
+}
+
+function normalize(s, options) {
+  if (typeof s !== "string") throw notAString("normalize", undefined, s);
+  return wasm.normalize(s, options);
+}
+
+function compare(a, b, options) {
+  if (typeof a !== "string") throw notAString("compare", "a", a);
+  if (typeof b !== "string") throw notAString("compare", "b", b);
+  return wasm.compare(a, b, options);
+}
+
+function readings(s, options) {
+  if (typeof s !== "string") throw notAString("readings", undefined, s);
+  return wasm.readings(s, options);
+}
+
+/** The module's Validator, its `isValid` checking its argument first. */
+class Validator extends wasm.Validator {
+  isValid(s) {
+    if (typeof s !== "string") throw notAString("Validator.isValid", undefined, s);
+    return super.isValid(s);
+  }
+}
+
+exports.isValid = isValid;
+exports.Validator = Validator;
+exports.parse = parse;
+exports.check = check;
+exports.toUri = toUri;
+exports.toIri = toIri;
+exports.resolve = resolve;
+exports.relativize = relativize;
+exports.normalize = normalize;
+exports.compare = compare;
+exports.readings = readings;

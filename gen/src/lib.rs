@@ -2,10 +2,11 @@
 //! (`src/fast/tables/`) from the spec's ABNF (`grammar/abnf/`).
 //!
 //! This is the generator that a dependent's build never runs: its output is
-//! checked in, with a DO-NOT-EDIT header, and this crate's tests fail when
-//! it is stale. Run it with `cargo run -p iribis-gen` from the repository
-//! after changing the ABNF, the ABNF reader (`crates/lab/src/abnf.rs`) or
-//! the library's `src/fast/phase.rs`; it runs `iribis-gen-syntax` first.
+//! checked in, with a DO-NOT-EDIT header, and the command's tests
+//! (`crates/iri/tests/cli/generated_files.rs`) fail when it is stale. Run
+//! it with `cargo run -p iribis-gen` from the repository after changing the
+//! ABNF, the ABNF reader (`crates/lab/src/abnf.rs`) or the library's
+//! `src/fast/phase.rs`; it writes `iribis-gen-syntax`'s files too.
 //!
 //! For each profile, the ABNF files are read with the grammar lab's ABNF
 //! reader (`iribis_lab::abnf`), a start rule is expanded

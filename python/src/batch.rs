@@ -1014,7 +1014,7 @@ fn violations_array(
         for v in found {
             code.push(v.code.name());
             severity.push(v.severity.name());
-            spec.push(v.code.spec());
+            spec.push(v.spec);
             component.push(v.component.name());
             byte.push(int(v.byte));
             char.push(int(v.char));

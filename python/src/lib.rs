@@ -607,7 +607,7 @@ impl From<Finding> for Violation {
         Violation {
             code: v.code.name(),
             severity: v.severity.name(),
-            spec: v.code.spec(),
+            spec: v.spec,
             byte: v.byte,
             char: v.char,
             len: v.len,

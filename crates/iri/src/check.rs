@@ -217,10 +217,11 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
                 code.explanation()
             )?,
             Explained::DocumentSyntaxError => {
-                let spec = args.from.map_or(
-                    "the specification of the document's format",
-                    |f| sarif::document_spec(f).0,
-                );
+                let spec = args
+                    .from
+                    .map_or("the specification of the document's format", |f| {
+                        sarif::document_spec(f).0
+                    });
                 writeln!(
                     out,
                     "{}  (severity: error, always; {spec})\n\n{}",

@@ -220,7 +220,9 @@ fn completion_command() -> clap::Command {
     /// The names of the values of type `T`, as its parser's error lists
     /// them: the empty string is no name.
     fn names<T: std::str::FromStr<Err = iribis::UnknownName>>() -> Vec<&'static str> {
-        T::from_str("").err().map_or(Vec::new(), |e| e.expected().to_vec())
+        T::from_str("")
+            .err()
+            .map_or(Vec::new(), |e| e.expected().to_vec())
     }
 
     let codes = || Code::ALL.iter().map(|c| c.name());

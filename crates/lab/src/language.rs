@@ -355,7 +355,7 @@ pub(crate) fn samples(g: &Grammar, rule: &str) -> Vec<String> {
     out.into_iter().collect()
 }
 
-/// A shortest string of `node` in `g` (of at most [`MAX_SAMPLE_CHARS`]
+/// A shortest string of `node` in `g` (of at most 256
 /// characters), when it has one: the context the conformance suite writes
 /// around a character range or a repetition it tests.
 ///

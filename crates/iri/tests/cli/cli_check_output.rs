@@ -237,7 +237,10 @@ fn syntax_error_cites_the_profile_grammar() {
 
         let human = iri(&["check", "--profile", profile, input], b"");
         let human = String::from_utf8(human.stdout).unwrap();
-        assert!(human.contains(&format!("in the host ({spec})\n")), "{human}");
+        assert!(
+            human.contains(&format!("in the host ({spec})\n")),
+            "{human}"
+        );
 
         let json = iri(&["check", "--json", "--profile", profile, input], b"");
         let json: Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -253,7 +256,12 @@ fn syntax_error_cites_the_profile_grammar() {
         let (index, syntax) = rule(&log, "SYNTAX_ERROR");
         assert_eq!(syntax["properties"]["spec"], spec, "{profile}");
         assert_eq!(syntax["helpUri"], uri, "{profile}");
-        assert!(syntax["help"]["text"].as_str().unwrap().ends_with(&format!("({spec})")));
+        assert!(
+            syntax["help"]["text"]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!("({spec})"))
+        );
         assert_eq!(log["runs"][0]["results"][0]["ruleIndex"], index);
         // Other codes cite their own section whatever the profile.
         let (_, dot) = rule(&log, "DOT_SEGMENT");
@@ -265,7 +273,9 @@ fn syntax_error_cites_the_profile_grammar() {
         );
         let explained = String::from_utf8(explained.stdout).unwrap();
         assert!(
-            explained.starts_with(&format!("SYNTAX_ERROR  (default severity: error; {spec})\n")),
+            explained.starts_with(&format!(
+                "SYNTAX_ERROR  (default severity: error; {spec})\n"
+            )),
             "{explained}"
         );
         let listed = iri(&["check", "--profile", profile, "--list-codes"], b"");
@@ -333,11 +343,20 @@ fn explain_knows_document_syntax_error() {
         assert!(out.contains("exits with status 3"), "{out}");
     }
     let o = iri(
-        &["check", "--from", "rdfxml", "--explain", "DOCUMENT_SYNTAX_ERROR"],
+        &[
+            "check",
+            "--from",
+            "rdfxml",
+            "--explain",
+            "DOCUMENT_SYNTAX_ERROR",
+        ],
         b"",
     );
     let out = String::from_utf8(o.stdout).unwrap();
-    assert!(out.contains("(severity: error, always; RDF 1.1 XML Syntax)"), "{out}");
+    assert!(
+        out.contains("(severity: error, always; RDF 1.1 XML Syntax)"),
+        "{out}"
+    );
     let o = iri(&["check", "--explain", "DOCUMENT_SYNTAX_EROR"], b"");
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8(o.stderr).unwrap();
@@ -394,7 +413,10 @@ fn verdict_has_errors_when_it_parses() {
     // The lines `N: INPUT: VERDICT`.
     let verdicts: Vec<&str> = out
         .lines()
-        .filter(|l| l.split_once(": ").is_some_and(|(n, _)| n.parse::<u32>().is_ok()))
+        .filter(|l| {
+            l.split_once(": ")
+                .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        })
         .collect();
     assert_eq!(
         verdicts,
@@ -424,7 +446,10 @@ fn verdict_has_errors_when_it_parses() {
     // Coloured as invalid is.
     let o = iri(&["--color", "always", "check", "http://0x7f.1/"], b"");
     let out = String::from_utf8(o.stdout).unwrap();
-    assert!(out.starts_with("http://0x7f.1/: \x1b[31mhas errors\x1b[0m\n"), "{out:?}");
+    assert!(
+        out.starts_with("http://0x7f.1/: \x1b[31mhas errors\x1b[0m\n"),
+        "{out:?}"
+    );
     // Documents: the same words.
     let doc = b"<http://0x7f.1/> <http://b/> <http://c d/> .\n";
     let o = iri(&["check", "--from", "ntriples", "-"], doc);

@@ -57,7 +57,11 @@ fn completion_offers_profiles_and_codes() {
     assert!(bash_candidates(&script, "--explain").contains(&Some(explained)));
     assert_eq!(
         bash_candidates(&script, "--severities"),
-        [Some(vec!["default".into(), "strict".into(), "leiri".into()])]
+        [Some(vec![
+            "default".into(),
+            "strict".into(),
+            "leiri".into()
+        ])]
     );
     for candidates in bash_candidates(&script, "--level") {
         assert_eq!(
@@ -74,10 +78,14 @@ fn completion_offers_profiles_and_codes() {
     assert!(zsh.contains("DOT_SEGMENT"));
     let o = common::run_iri(&["completions", "fish"], b"");
     let fish = String::from_utf8(o.stdout).unwrap();
-    let profile_lines: Vec<&str> = fish.lines().filter(|l| l.contains(" -l profile ")).collect();
+    let profile_lines: Vec<&str> = fish
+        .lines()
+        .filter(|l| l.contains(" -l profile "))
+        .collect();
     assert!(profile_lines.len() >= 9, "{fish}");
+    // No files (`-f`), the names (`-a`), one per line of the string.
     for line in profile_lines {
-        assert!(line.contains("rfc3987bis") && line.contains("leiri"), "{line}");
+        assert!(line.contains(" -f -a \"rfc3987bis\\t"), "{line}");
     }
     assert!(fish.contains("DOT_SEGMENT"));
 }
@@ -110,5 +118,9 @@ fn completions_into_a_closed_pipe() {
     drop(child.stdout.take());
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{o:?}");
-    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

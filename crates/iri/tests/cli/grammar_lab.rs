@@ -234,7 +234,11 @@ fn builtin_abnf_outside_the_repository() {
         let o = iri_in(&dir, &["grammar", "from-abnf", "--builtin", profile]);
         assert_eq!(o.status.code(), Some(0), "{profile}: {o:?}");
         let abnf = iribis_lab::abnf::Grammar::profile(profile).unwrap();
-        assert_eq!(stdout(&o), iribis_lab::from_abnf(&abnf).unwrap(), "{profile}");
+        assert_eq!(
+            stdout(&o),
+            iribis_lab::from_abnf(&abnf).unwrap(),
+            "{profile}"
+        );
     }
     // --builtin and files: the files after it, their rules replacing.
     std::fs::write(
@@ -246,15 +250,26 @@ fn builtin_abnf_outside_the_repository() {
     .unwrap();
     let o = iri_in(
         &dir,
-        &["grammar", "from-abnf", "--builtin", "rfc3987bis", "zone.abnf"],
+        &[
+            "grammar",
+            "from-abnf",
+            "--builtin",
+            "rfc3987bis",
+            "zone.abnf",
+        ],
     );
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     let text = stdout(&o);
     assert!(
-        text.contains("// (from zone.abnf)\n// PEG: alternatives 1 and 2 can both start with \"0\""),
+        text.contains(
+            "// (from zone.abnf)\n// PEG: alternatives 1 and 2 can both start with \"0\""
+        ),
         "{text}"
     );
-    assert!(text.contains("IPv6addrz = { IPv6address ~ \"%25\" ~ ZoneID }"), "{text}");
+    assert!(
+        text.contains("IPv6addrz = { IPv6address ~ \"%25\" ~ ZoneID }"),
+        "{text}"
+    );
     // Files alone: as before (zone.abnf alone uses rules it does not define).
     let o = iri_in(&dir, &["grammar", "from-abnf", "zone.abnf"]);
     assert_eq!(o.status.code(), Some(2));
@@ -273,7 +288,9 @@ fn builtin_abnf_outside_the_repository() {
         let mut rest = text.as_str();
         for name in *files {
             let head = format!("\n; ======== grammar/abnf/{name} ========\n\n");
-            let at = rest.find(&head).unwrap_or_else(|| panic!("{profile}: {name}"));
+            let at = rest
+                .find(&head)
+                .unwrap_or_else(|| panic!("{profile}: {name}"));
             rest = &rest[at + head.len()..];
             assert!(
                 rest.starts_with(iribis::grammar::abnf_file(name).unwrap()),

@@ -16,6 +16,7 @@ mod cli_suite;
 mod completions;
 mod convert;
 mod documents_encodings;
+mod generated_files;
 mod grammar_lab;
 mod grammar_trace;
 mod hostile;

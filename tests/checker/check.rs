@@ -20,25 +20,13 @@ struct Example {
 }
 
 fn examples() -> Vec<Example> {
-    include_str!("../../tests/data/check-examples.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(|l| {
-            let (head, input) = l.split_once('\t').unwrap();
-            let (expect, head) = match head.strip_prefix('-') {
-                Some(h) => (false, h),
-                None => (true, head),
-            };
-            let (name, profile) = match head.split_once('@') {
-                Some((n, p)) => (n, p.parse().unwrap()),
-                None => (head, Profile::default()),
-            };
-            Example {
-                code: Code::from_name(name).unwrap_or_else(|| panic!("{name}")),
-                expect,
-                profile,
-                input: common::unescape(input),
-            }
+    common::check_examples()
+        .into_iter()
+        .map(|e| Example {
+            code: Code::from_name(&e.code).unwrap_or_else(|| panic!("{}", e.code)),
+            expect: e.expect,
+            profile: e.profile.map_or(Profile::default(), |p| p.parse().unwrap()),
+            input: e.input,
         })
         .collect()
 }

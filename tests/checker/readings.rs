@@ -1,9 +1,9 @@
-//! What other readers read (src/readings/): the issue's table, one table
-//! per class with each reader's answer pinned, inet_aton against the C
-//! library's answers, WPT's URL tests through both readers, the property
-//! that a finding is reported exactly when the readings differ after
-//! normalization, 3,000 ordinary corpus URLs, the allowed hosts and
-//! `iri parse --readings`.
+//! What other readers read (src/readings/): the table of known
+//! differences, one table per class with each reader's answer pinned,
+//! inet_aton against the C library's answers, WPT's URL tests through both
+//! readers, the property that a finding is reported exactly when the
+//! readings differ after normalization, 3,000 ordinary corpus URLs and the
+//! allowed hosts (through the command: crates/iri/tests/cli/readings.rs).
 #![cfg(feature = "readings")]
 
 use std::net::Ipv4Addr;
@@ -284,10 +284,10 @@ fn oracle_differs(r: &IriRef<&str>, all: &Readings) -> bool {
     differs
 }
 
-/// Every row of the issue's table gets its READING_ finding, with what
+/// Every row of the table of known differences gets its READING_ finding, with what
 /// the other reader reads.
 #[test]
-fn the_issue_table() {
+fn every_known_difference_is_reported() {
     let table: &[(&str, &str, Result<&str, &str>)] = &[
         ("http://0x7f.1/", "READING_HOST_DIFFERS", Ok("127.0.0.1")),
         ("http://127.1/", "READING_HOST_DIFFERS", Ok("127.0.0.1")),

@@ -115,7 +115,7 @@ fn rule_table(code: Code, table: &[(&str, &str, bool)]) {
     }
 }
 
-/// The Goal of the issue, on the hosts whose expectation needs no list of
+/// Chromium's expectations, on the hosts whose expectation needs no list of
 /// top domains nor a per-TLD table: at least 95% of the unsafe and invalid
 /// ones flagged and at most 3% of the safe ones. It holds for the cases
 /// both browsers implement (140 of 140) and for all (247 of 250, none of

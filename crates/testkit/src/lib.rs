@@ -65,6 +65,52 @@ pub fn unescape(s: &str) -> String {
     out
 }
 
+/// One line of `tests/data/check-examples.txt`: an input that triggers a
+/// check code (`expect`), or one that must not.
+pub struct CheckExample {
+    /// The code's name, as the catalogue spells it.
+    pub code: String,
+    /// Whether the input triggers the code.
+    pub expect: bool,
+    /// The profile the line names after `@`, if any.
+    pub profile: Option<String>,
+    /// The input, `\u{XXXX}` escapes decoded.
+    pub input: String,
+}
+
+/// Every example of `tests/data/check-examples.txt`: `[-]CODE[@PROFILE]`,
+/// a tab, the input (`-` marks an input that must not trigger the code).
+///
+/// ```
+/// let examples = iribis_testkit::check_examples();
+/// assert!(examples.iter().any(|e| e.code == "DOT_SEGMENT" && e.expect));
+/// ```
+pub fn check_examples() -> Vec<CheckExample> {
+    let path = root().join("tests/data/check-examples.txt");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let (head, input) = l.split_once('\t').expect("a tab after the code");
+            let (expect, head) = match head.strip_prefix('-') {
+                Some(h) => (false, h),
+                None => (true, head),
+            };
+            let (code, profile) = match head.split_once('@') {
+                Some((c, p)) => (c, Some(p.to_owned())),
+                None => (head, None),
+            };
+            CheckExample {
+                code: code.to_owned(),
+                expect,
+                profile,
+                input: unescape(input),
+            }
+        })
+        .collect()
+}
+
 /// The JSON Lines of a run's standard output.
 pub fn json_lines(o: &std::process::Output) -> Vec<serde_json::Value> {
     String::from_utf8(o.stdout.clone())

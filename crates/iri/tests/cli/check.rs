@@ -1,8 +1,5 @@
-//! The conformance checker: every code of the catalogue triggered (and
-//! not triggered) by the inputs of `tests/data/check-examples.txt`, their
-//! reports pinned as human and JSON output, the bidi examples of RFC 3987
-//! §4.4, the examples of 3987bis §4.3 and §6.3, the `check` codes of the
-//! conformance vectors, severities, and the catalogue's documentation.
+//! `iri check` on the catalogue's examples (`tests/data/check-examples.txt`):
+//! their reports pinned as human and JSON output, and severities.
 
 use crate::common;
 use std::process::Command;
@@ -13,37 +10,6 @@ use iribis::{Profile, check};
 
 use serde_json::Value;
 
-/// An example input of the catalogue's table (the code it names is the
-/// library tests' business).
-struct Example {
-    expect: bool,
-    profile: Profile,
-    input: String,
-}
-
-fn examples() -> Vec<Example> {
-    include_str!("../../../../tests/data/check-examples.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(|l| {
-            let (head, input) = l.split_once('\t').unwrap();
-            let (expect, head) = match head.strip_prefix('-') {
-                Some(h) => (false, h),
-                None => (true, head),
-            };
-            let profile = match head.split_once('@') {
-                Some((_, p)) => p.parse().unwrap(),
-                None => Profile::default(),
-            };
-            Example {
-                expect,
-                profile,
-                input: common::unescape(input),
-            }
-        })
-        .collect()
-}
-
 fn options(profile: Profile) -> CheckOptions {
     CheckOptions::new().profile(profile)
 }
@@ -53,8 +19,8 @@ fn options(profile: Profile) -> CheckOptions {
 fn reports() {
     let mut human = String::new();
     let mut json = String::new();
-    for e in examples().iter().filter(|e| e.expect) {
-        let profile = e.profile.name();
+    for e in common::check_examples().iter().filter(|e| e.expect) {
+        let profile = e.profile.as_deref().unwrap_or(Profile::default().name());
         let run = |extra: &[&str]| {
             let o = Command::new(env!("CARGO_BIN_EXE_iri"))
                 .args(["check", "--profile", profile])

@@ -1,7 +1,5 @@
-//! Conversions: the specs' examples (every line of the conversion sections,
-//! with to-URI, to-URI with IDNA, to-IRI and the to-IRI steps, pinned by
-//! snapshot; the claims the specs make asserted), the `to_uri` and `to_iri`
-//! vectors of the conformance corpus, and properties over generated input.
+//! `iri to-iri --decode-all` and `iri to-uri --idna`: the command's flags
+//! for the conversions (the conversions themselves: tests/operations/convert.rs).
 
 /// `iri to-iri --decode-all` (3987bis §4.2 step 4 without §5.1's advice),
 /// and `iri to-uri --idna` naming the label IDNA rejects (§3.4.2).

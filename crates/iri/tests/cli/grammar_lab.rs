@@ -1,7 +1,6 @@
-//! The grammar lab (`iribis_lab`, `iri grammar ...`): the built-in pest
-//! grammars checked against the spec's ABNF, diffs of modified grammars over
-//! the default corpus, the ABNF-to-pest transcription; reports pinned by
-//! snapshots.
+//! `iri grammar ...`: runtime grammars on the command line, the edit-check
+//! loop, and the built-in ABNF outside the repository (the lab itself:
+//! crates/lab/tests/lab/grammar_lab.rs).
 
 use std::process::{Command, Output};
 

@@ -1,7 +1,6 @@
-//! The traced PEG interpreter (`PestGrammar::trace`, `iri tree --trace`):
-//! it agrees with pest on acceptance and on the parse tree over the
-//! built-in corpus and slices of the benchmark data, for every profile;
-//! snapshots of a plain and a JSON trace; the command line.
+//! `iri tree --trace`: a plain and a JSON trace pinned by snapshots, and
+//! the command line (the traced interpreter itself:
+//! crates/lab/tests/lab/grammar_trace.rs).
 
 use crate::common;
 use std::process::Output;

@@ -1,9 +1,8 @@
-//! The `iri` command on hostile input, as users reported it (the
-//! "Hardening" issue), scaled to run in a few seconds in a debug build:
-//! controls and bidi formatting characters never reach a terminal raw,
-//! reports stay bounded however long the line, `check` is linear, lines
-//! that are not UTF-8 get one clear error, errors have one JSON shape, and
-//! every input line gets its answer, in order.
+//! The `iri` command on hostile input, scaled to run in a few seconds in a
+//! debug build: controls and bidi formatting characters never reach a
+//! terminal raw, reports stay bounded however long the line, `check` is
+//! linear, lines that are not UTF-8 get one clear error, errors have one
+//! JSON shape, and every input line gets its answer, in order.
 
 use crate::common;
 use std::process::{Command, Output};

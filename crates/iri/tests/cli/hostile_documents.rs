@@ -120,7 +120,7 @@ fn xml_bases_are_shared() {
     let schema = lines.iter().find(|l| l["input"] == "s.xsd").unwrap();
     // The base's last segment is replaced (RFC 3986 §5.2.3).
     assert_eq!(schema["resolved"], "http://e/s.xsd");
-    // A chain of relative bases, 5,000 deep (the 20,000 take
+    // A chain of relative bases, 5,000 deep (20,000 take
     // seconds in a debug build: each base is resolved against its
     // parent's): each element's base is its parent's plus "a/", and the
     // bases come back at each end.

@@ -1,5 +1,5 @@
-//! The grammar lab on hostile grammars and ABNF (the "Hardening" issue):
-//! each reproduction, scaled to run in seconds in a debug build. A limit
+//! The grammar lab on hostile grammars and ABNF through the command:
+//! each attack, scaled to run in seconds in a debug build. A limit
 //! reached is exit status 2 and a message, never a crash; no input is
 //! called invalid when pest gave up on it; memory stays within a budget,
 //! enforced with `ulimit -v` around the binary.

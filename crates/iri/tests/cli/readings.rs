@@ -1,9 +1,5 @@
-//! What other readers read (src/readings/): the table, one table
-//! per class with each reader's answer pinned, inet_aton against the C
-//! library's answers, WPT's URL tests through both readers, the property
-//! that a finding is reported exactly when the readings differ after
-//! normalization, 3,000 ordinary corpus URLs, the allowed hosts and
-//! `iri parse --readings`.
+//! `iri check --allowed-hosts` and `iri parse --readings` (what other
+//! readers read, in the library: tests/checker/readings.rs).
 
 use crate::common;
 

@@ -1,7 +1,6 @@
-//! Host spoofing (src/spoof.rs): the browser expectations of
-//! `tests/data/idn-spoof-hosts.txt` measured, one table per rule, the
-//! property that a host and its A-label form get the same findings, the
-//! explanations pinned, and `iri check --protected-domains`.
+//! Host spoofing through the command: the explanations pinned,
+//! `iri check --protected-domains`, and `iri to-iri` keeping spoofable
+//! labels in punycode (the checks themselves: tests/checker/spoof.rs).
 
 use crate::common;
 use iribis::check::Code;

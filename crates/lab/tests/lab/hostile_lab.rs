@@ -1,8 +1,7 @@
-//! The grammar lab on hostile grammars and ABNF (the "Hardening" issue):
-//! each reproduction, scaled to run in seconds in a debug build. A limit
-//! reached is exit status 2 and a message, never a crash; no input is
-//! called invalid when pest gave up on it; memory stays within a budget,
-//! enforced with `ulimit -v` around the binary.
+//! The grammar lab on hostile grammars and ABNF, in the library: a limit
+//! reached is an error that says which, never a crash; no input is called
+//! invalid when pest gave up on it. (The command under memory budgets:
+//! crates/iri/tests/cli/hostile_lab.rs.)
 
 use iribis_lab::abnf::Grammar;
 

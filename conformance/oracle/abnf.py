@@ -117,7 +117,7 @@ class _Parser:
         node = self.alternation()
         self.ws()
         if self.i != len(self.s):
-            raise AbnfError(f"unexpected {self.s[self.i:]!r} in {self.s!r}")
+            raise AbnfError(f"unexpected {self.s[self.i :]!r} in {self.s!r}")
         return node
 
     def alternation(self):
@@ -182,23 +182,23 @@ class _Parser:
         if m:
             self.i = m.end()
             return ("ref", m.group(0).lower())
-        raise AbnfError(f"unexpected {self.s[self.i:]!r}")
+        raise AbnfError(f"unexpected {self.s[self.i :]!r}")
 
     def expect(self, ch: str) -> None:
         if self.peek() != ch:
-            raise AbnfError(f"expected {ch!r} at {self.s[self.i:]!r}")
+            raise AbnfError(f"expected {ch!r} at {self.s[self.i :]!r}")
         self.i += 1
 
     def num_val(self):
         m = re.compile(r"%([xXdDbB])").match(self.s, self.i)
         if not m:
-            raise AbnfError(f"bad numeric value at {self.s[self.i:]!r}")
+            raise AbnfError(f"bad numeric value at {self.s[self.i :]!r}")
         base = {"x": 16, "d": 10, "b": 2}[m.group(1).lower()]
         digits = {16: "[0-9A-Fa-f]+", 10: "[0-9]+", 2: "[01]+"}[base]
         self.i = m.end()
         first = re.compile(digits).match(self.s, self.i)
         if not first:
-            raise AbnfError(f"bad numeric value at {self.s[self.i:]!r}")
+            raise AbnfError(f"bad numeric value at {self.s[self.i :]!r}")
         self.i = first.end()
         lo = int(first.group(0), base)
         if self.i < len(self.s) and self.s[self.i] == "-":

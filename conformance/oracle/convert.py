@@ -77,9 +77,9 @@ def host_to_ascii(host: str, idna_2003: bool) -> str:
     label converted."""
     if "%" in host:
         try:
-            octets = re.sub(
-                r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), host
-            ).encode("latin-1")
+            octets = re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), host).encode(
+                "latin-1"
+            )
             host = octets.decode("utf-8")
         except (UnicodeError, ValueError):
             return host  # "leave the entire field as is"
@@ -116,11 +116,16 @@ def to_uri(text: str, profile: str) -> tuple[str, list[str]]:
 # ---------------------------------------------------------------- URI → IRI
 
 
-def _appropriate(ch: str, component: str) -> bool:
-    """3987bis §4.2 step 4: a character the IRI may hold in `component`:
-    §2.2 (ucschar everywhere but the scheme and port; iprivate in the query
-    only) and not a bidi formatting character (RFC 3987 §4.1, the [Bidi]
-    restriction 3987bis §6.1 lifts for LEIRIs only)."""
+# RFC 3987 §2.2 iprivate: 3987bis's without the range %xE0000-E0FFF.
+IPRIVATE_3987 = tuple(r for r in IPRIVATE if r != (0xE0000, 0xE0FFF))
+
+
+def _appropriate(ch: str, component: str, profile: str = "rfc3987bis") -> bool:
+    """3987bis §4.2 step 4 (RFC 3987 §3.2 step 4): a character the IRI may
+    hold in `component`: §2.2 (ucschar everywhere but the scheme and port;
+    iprivate in the query only, RFC 3987's without the plane-14 range) and not
+    a bidi formatting character (RFC 3987 §4.1, the [Bidi] restriction
+    3987bis §6.1 lifts for LEIRIs only)."""
     if ch in UNRESERVED_ASCII:
         return True
     cp = ord(ch)
@@ -128,10 +133,11 @@ def _appropriate(ch: str, component: str) -> bool:
         return False
     if in_ranges(cp, UCSCHAR):
         return True
-    return component == "query" and in_ranges(cp, IPRIVATE)
+    private = IPRIVATE_3987 if profile == "rfc3987" else IPRIVATE
+    return component == "query" and in_ranges(cp, private)
 
 
-def _convert_component(text: str, component: str) -> str:
+def _convert_component(text: str, component: str, profile: str) -> str:
     """Steps 2–4 and 6 on one component."""
 
     def sub(m: re.Match) -> str:
@@ -145,7 +151,7 @@ def _convert_component(text: str, component: str) -> str:
             for kind, value, raw in utf8_chars(octets):
                 # Step 3: octets outside a strictly legal UTF-8 sequence, and
                 # step 4: characters not appropriate, re-percent-encoded.
-                if kind == "char" and _appropriate(value, component):
+                if kind == "char" and _appropriate(value, component, profile):
                     out.append(value)
                 else:
                     out.append(pct(raw))
@@ -165,29 +171,33 @@ def _convert_component(text: str, component: str) -> str:
     return re.sub(r"(?:%[0-9A-Fa-f]{2})+", sub, text)
 
 
-def _host_to_unicode(host: str) -> str:
+def _host_to_unicode(host: str, idna_2003: bool) -> str:
     """3987bis §4.2 step 7: ToUnicode on each punycode label (RFC 5891
-    §5.3 A-label checks), a label it refuses kept as it is."""
+    §5.3 A-label checks; RFC 3490 §4.2 ToUnicode for RFC 3987 §3.2), a label
+    it refuses kept as it is."""
     labels = []
     for label in host.split("."):
         if label[:4].lower() == "xn--":
             try:
-                label = idna.ulabel(label)
+                label = idna2003.ToUnicode(label) if idna_2003 else idna.ulabel(label)
             except (idna.IDNAError, UnicodeError, ValueError):
                 pass
         labels.append(label)
     return ".".join(labels)
 
 
-def to_iri(text: str) -> tuple[str, list[str]]:
+def to_iri(text: str, profile: str = "rfc3987bis") -> tuple[str, list[str]]:
     """The IRI of a URI reference, 3987bis §4.2 steps 1–4, 6 and 7 (step 5,
-    optional, not taken), and the alternative without step 7 (a SHOULD)."""
+    optional, not taken), and the alternative without step 7 (a SHOULD).
+    Under `rfc3987`, RFC 3987 §3.2 steps 1–5, with ToUnicode the alternative
+    (a MAY of "implementations with scheme-specific knowledge")."""
     r = split(text)
     host = userinfo = port = None
     if r.authority is not None:
         userinfo, host, port = split_authority(r.authority)
-        userinfo = _convert_component(userinfo, "userinfo") if userinfo is not None else None
-        host = _convert_component(host, "host")
+        if userinfo is not None:
+            userinfo = _convert_component(userinfo, "userinfo", profile)
+        host = _convert_component(host, "host", profile)
 
     def assemble(h: str | None) -> str:
         auth = None
@@ -198,9 +208,11 @@ def to_iri(text: str) -> tuple[str, list[str]]:
             Ref(
                 r.scheme,
                 auth,
-                _convert_component(r.path, "path"),
-                _convert_component(r.query, "query") if r.query is not None else None,
-                _convert_component(r.fragment, "fragment") if r.fragment is not None else None,
+                _convert_component(r.path, "path", profile),
+                _convert_component(r.query, "query", profile) if r.query is not None else None,
+                _convert_component(r.fragment, "fragment", profile)
+                if r.fragment is not None
+                else None,
             )
         )
 
@@ -211,8 +223,10 @@ def to_iri(text: str) -> tuple[str, list[str]]:
         and r.scheme.lower() in DNS_SCHEMES
         and not host.startswith("[")
     ):
-        with_step7 = assemble(_host_to_unicode(host))
+        with_step7 = assemble(_host_to_unicode(host, idna_2003=(profile == "rfc3987")))
         if with_step7 != without_step7:
+            if profile == "rfc3987":
+                return without_step7, [with_step7]
             return with_step7, [without_step7]
     return without_step7, []
 
@@ -234,7 +248,7 @@ def section_5_1_choice(ch: str) -> bool:
     )
 
 
-def decode_choices(text: str) -> str:
+def decode_choices(text: str, profile: str = "rfc3987bis") -> str:
     """Decodes, in every component of an IRI reference, the percent-encoded
     UTF-8 sequences of characters that are §5.1 choices (above) and
     appropriate there: an IRI that kept some of them encoded becomes the one
@@ -252,7 +266,11 @@ def decode_choices(text: str) -> str:
             for kind, value, raw in utf8_chars(octets):
                 written = "".join(triplets[used : used + len(raw)])
                 used += len(raw)
-                if kind == "char" and section_5_1_choice(value) and _appropriate(value, component):
+                if (
+                    kind == "char"
+                    and section_5_1_choice(value)
+                    and _appropriate(value, component, profile)
+                ):
                     out.append(value)
                 else:
                     out.append(written)
@@ -268,5 +286,11 @@ def decode_choices(text: str) -> str:
         )
         authority += ":" + port if port is not None else ""
     return recompose(
-        Ref(r.scheme, authority, dec(r.path, "path"), dec(r.query, "query"), dec(r.fragment, "fragment"))
+        Ref(
+            r.scheme,
+            authority,
+            dec(r.path, "path"),
+            dec(r.query, "query"),
+            dec(r.fragment, "fragment"),
+        )
     )

@@ -183,7 +183,17 @@ def utf8_chars(octets: bytes):
     i = 0
     while i < len(octets):
         b = octets[i]
-        n = 1 if b < 0x80 else 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 0
+        n = (
+            1
+            if b < 0x80
+            else 2
+            if 0xC2 <= b <= 0xDF
+            else 3
+            if 0xE0 <= b <= 0xEF
+            else 4
+            if 0xF0 <= b <= 0xF4
+            else 0
+        )
         if n:
             raw = octets[i : i + n]
             try:

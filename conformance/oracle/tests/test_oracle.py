@@ -219,3 +219,12 @@ def test_leiri_ucschar_name_is_ambiguous():
             "expect": {"valid": True}, "source": "-"}  # fmt: skip
     assert check.judge(case).kind == "disagree"
     assert check.judge(dict(case, rule="leiri-ucschar")).kind == "agree"
+
+
+def test_to_iri_rfc3987():
+    # RFC 3987 §3.2.1: ToUnicode is a MAY there, and its iprivate has no
+    # plane-14 range (§2.2).
+    primary, alts = to_iri("http://xn--99zt52a.example.org/?%F3%A0%80%80", "rfc3987")
+    assert primary == "http://xn--99zt52a.example.org/?%F3%A0%80%80"
+    assert alts == ["http://\u7d0d\u8c46.example.org/?%F3%A0%80%80"]
+    assert to_iri("http://h/?%F3%A0%80%80")[0] == "http://h/?\U000e0000"

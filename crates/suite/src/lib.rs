@@ -25,7 +25,9 @@
 //!   findings of earlier fuzzing runs (`src/suite/findings.jsonl`).
 //!
 //! Each case is one JSON line: `{"id", "op", "profile", "rule"?, "input",
-//! "base"?, "expect", "source"}`, see [`Case`].
+//! "base"?, "other"?, "expect", "source"}`, see [`Case`]. There is one case
+//! per request: cases that make the same request are merged, their
+//! sources kept.
 //!
 //! # The adapter protocol
 //!
@@ -33,7 +35,8 @@
 //! line ([`Case::request`]: `{"id", "op", "profile", "rule", "input",
 //! "base"}`) and writes one answer per line, in order, flushing each:
 //! `{"id", "valid"}`, `{"id", "components"}`, `{"id", "result"}`, `{"id",
-//! "error"}` or `{"id", "unsupported": true}` ([`Answer`]). [`answer`] is
+//! "equivalent"}`, `{"id", "requirements"}`, `{"id", "error"}` or `{"id",
+//! "unsupported": true}` ([`Answer`]). [`answer`] is
 //! iribis's own; `conformance/adapters/` has others.
 //!
 //! ```

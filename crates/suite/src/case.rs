@@ -235,6 +235,18 @@ pub enum Expect {
 
 /// The rungs of the comparison ladder (RFC 3987 §5.3) at which two IRIs
 /// are equivalent: `None` where an answer does not say.
+///
+/// ```
+/// use iribis_suite::{judge, Answer, Case, Ladder, Verdict};
+///
+/// let case = Case::from_line(r#"{"id":"c","op":"compare","profile":"rfc3987","input":"http://a/%7e","other":"http://a/~","expect":{"equivalent":{"simple":false,"syntax":true,"scheme":true}},"source":"RFC 3987 §5.3.2.3"}"#).unwrap();
+/// assert!(case.request().ends_with(r#""other":"http://a/~"}"#));
+/// // An implementation that only compares strings says so much.
+/// let simple = Answer::Equivalent(Ladder { simple: Some(false), ..Ladder::default() });
+/// assert_eq!(judge(&case, &simple, false), Verdict::Pass);
+/// let wrong = Answer::Equivalent(Ladder { syntax: Some(false), ..Ladder::default() });
+/// assert!(matches!(judge(&case, &wrong, false), Verdict::Fail(_)));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Ladder {
     /// Simple string comparison (RFC 3987 §5.3.1).
@@ -299,7 +311,15 @@ impl Ladder {
 /// about: (id, where the specs state it, what it says).
 ///
 /// ```
-/// assert!(iribis_suite::REQUIREMENTS.iter().any(|(id, _, _)| *id == "bidi-formatting"));
+/// use iribis_suite::{judge, Answer, Case, Verdict, REQUIREMENTS};
+///
+/// assert!(REQUIREMENTS.iter().any(|(id, _, _)| *id == "bidi-formatting"));
+/// let case = Case::from_line(r#"{"id":"k","op":"check","profile":"rfc3987","input":"http://h/a‍b́","expect":{"requirements":["joiner","not-nfc"]},"source":"3987bis §5.1 (d)"}"#).unwrap();
+/// // A checker of NFC alone is judged on NFC alone.
+/// let nfc = Answer::Requirements { broken: vec!["not-nfc".into()], checks: Some(vec!["not-nfc".into()]) };
+/// assert_eq!(judge(&case, &nfc, false), Verdict::Pass);
+/// let missed = Answer::Requirements { broken: vec!["not-nfc".into()], checks: None };
+/// assert!(matches!(judge(&case, &missed, false), Verdict::Fail(_)));
 /// ```
 pub const REQUIREMENTS: &[(&str, &str, &str)] = &[
     (

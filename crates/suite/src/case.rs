@@ -314,7 +314,7 @@ impl Ladder {
 /// use iribis_suite::{judge, Answer, Case, Verdict, REQUIREMENTS};
 ///
 /// assert!(REQUIREMENTS.iter().any(|(id, _, _)| *id == "bidi-formatting"));
-/// let case = Case::from_line(r#"{"id":"k","op":"check","profile":"rfc3987","input":"http://h/a‍b́","expect":{"requirements":["joiner","not-nfc"]},"source":"3987bis §5.1 (d)"}"#).unwrap();
+/// let case = Case::from_line(r#"{"id":"k","op":"check","profile":"rfc3987","input":"http://h/a\u200da\u0301","expect":{"requirements":["joiner","not-nfc"]},"source":"3987bis §5.1 (d)"}"#).unwrap();
 /// // A checker of NFC alone is judged on NFC alone.
 /// let nfc = Answer::Requirements { broken: vec!["not-nfc".into()], checks: Some(vec!["not-nfc".into()]) };
 /// assert_eq!(judge(&case, &nfc, false), Verdict::Pass);

@@ -5,7 +5,8 @@
 // URL parses absolute URLs only (a relative reference needs a base), and
 // serializes what it parses in its own normal form. Its components cannot
 // tell an empty query or fragment from an absent one: "" is reported as
-// absent.
+// absent. An input without a scheme is `unsupported` (URL needs a base to
+// take it); an input with one that URL rejects is a refusal, an `error`.
 
 import { createInterface } from "node:readline";
 
@@ -17,6 +18,17 @@ function parse(text) {
   } catch {
     return null;
   }
+}
+
+// RFC 3986 §3.1: a scheme, then ":". Without one, URL needs a base.
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+// The answer for an input URL did not parse: unsupported when it has no
+// scheme (URL cannot take a relative reference without a base), else the
+// refusal it is.
+function failed(text) {
+  if (!SCHEME.test(text)) return UNSUPPORTED;
+  return { error: "URL refuses it: Invalid URL" };
 }
 
 function answer(r) {
@@ -32,7 +44,7 @@ function answer(r) {
       return UNSUPPORTED;
     case "components": {
       const u = parse(input);
-      if (u === null) return UNSUPPORTED; // relative, or refused: the valid cases say which
+      if (u === null) return failed(input);
       const userinfo = u.username || u.password ? u.username + (u.password ? ":" + u.password : "") : null;
       return {
         components: {
@@ -51,7 +63,7 @@ function answer(r) {
     case "normalize":
     case "to-uri": {
       const u = parse(input);
-      return u === null ? UNSUPPORTED : { result: u.href };
+      return u === null ? failed(input) : { result: u.href };
     }
     default:
       return UNSUPPORTED;

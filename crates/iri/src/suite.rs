@@ -51,7 +51,7 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     adapter: String,
     /// Only these operations (repeatable): valid, components, resolve,
-    /// normalize, to-uri, to-iri.
+    /// normalize, to-uri, to-iri, compare, check.
     #[arg(long = "op")]
     ops: Vec<String>,
     /// Only these profiles (repeatable): rfc3987bis, rfc3987, rfc3986,

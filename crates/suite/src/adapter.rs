@@ -5,7 +5,8 @@ use iribis::GrammarRule;
 use iribis::convert::{ToIriOptions, ToUriOptions};
 use iribis::{Iri, IriRef, ParseOptions};
 
-use super::case::{Answer, Op, Parts, Position, Request};
+use super::case::{Answer, Ladder, Op, Parts, Position, Request};
+use super::sources::requirement;
 
 /// iribis's answer to a request of the adapter protocol (what `iri suite
 /// adapter` writes for each line it reads).
@@ -14,7 +15,11 @@ use super::case::{Answer, Op, Parts, Position, Request};
 /// an invalid input goes wrong; `components`, `normalize` and `to-uri`
 /// parse the input as an `IRI-reference` of the profile; `resolve` needs a
 /// base with a scheme (RFC 3986 §5.1); `to-iri` follows 3987bis §4.2 with
-/// the library's defaults.
+/// the library's defaults (and a `to-uri` request's `charset`, 3987bis
+/// §3.5); `compare` climbs RFC 3987 §5.3's ladder with
+/// [`iribis::normalize::equivalent`]; `check` runs the checker and maps its
+/// codes to the requirements they stand for
+/// ([`REQUIREMENTS`](crate::REQUIREMENTS)).
 ///
 /// ```
 /// use iribis_suite::{answer, Answer, Request};
@@ -89,13 +94,61 @@ pub fn answer(request: &Request) -> Answer {
             Ok(r) => Answer::Result(r.normalize().to_string()),
             Err(e) => Answer::Error(e.to_string()),
         },
-        Op::ToUri => match iribis::to_uri(input, &ToUriOptions::new().profile(profile)) {
-            Ok(s) => Answer::Result(s),
-            Err(e) => Answer::Error(e.to_string()),
-        },
+        Op::ToUri => {
+            let options = ToUriOptions::new().profile(profile);
+            let options = match request.charset.as_deref() {
+                None => options,
+                Some(c) => match options.query_charset(c) {
+                    Ok(o) => o,
+                    Err(e) => return Answer::Error(e.to_string()),
+                },
+            };
+            match iribis::to_uri(input, &options) {
+                Ok(s) => Answer::Result(s),
+                Err(e) => Answer::Error(e.to_string()),
+            }
+        }
         Op::ToIri => match iribis::to_iri(input, &ToIriOptions::new()) {
             Ok(s) => Answer::Result(s),
             Err(e) => Answer::Error(e.to_string()),
         },
+        Op::Compare => {
+            use iribis::normalize::{Level, equivalent};
+            let Some(other) = request.other.as_deref() else {
+                return Answer::Error("a comparison needs `other`".into());
+            };
+            let (a, b) = match (parse(input, &options), parse(other, &options)) {
+                (Ok(a), Ok(b)) => (a, b),
+                (Err(e), _) | (_, Err(e)) => return Answer::Error(e.to_string()),
+            };
+            Answer::Equivalent(Ladder {
+                simple: Some(equivalent(&a, &b, Level::Simple)),
+                syntax: Some(equivalent(&a, &b, Level::Syntax)),
+                scheme: Some(equivalent(&a, &b, Level::Scheme)),
+            })
+        }
+        Op::Check => {
+            use iribis::check::{CheckOptions, Code};
+            let report = iribis::check(input, &CheckOptions::new().profile(profile));
+            if let Some(v) = report
+                .violations
+                .iter()
+                .find(|v| v.code == Code::SyntaxError)
+            {
+                return Answer::Error(v.message.clone());
+            }
+            let mut broken: Vec<String> = report
+                .violations
+                .iter()
+                .filter_map(|v| requirement(v.code))
+                .map(str::to_owned)
+                .collect();
+            broken.sort();
+            broken.dedup();
+            Answer::Requirements {
+                broken,
+                checks: None,
+            }
+        }
     }
 }

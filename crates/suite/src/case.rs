@@ -15,7 +15,7 @@ use iribis::Profile;
 ///
 /// assert_eq!("to-uri".parse::<Op>(), Ok(Op::ToUri));
 /// assert_eq!(Op::ToUri.name(), "to-uri");
-/// assert_eq!(Op::ALL.len(), 6);
+/// assert_eq!(Op::ALL.len(), 8);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Op {
@@ -31,17 +31,27 @@ pub enum Op {
     ToUri,
     /// URI → IRI conversion (3987bis §4.2, RFC 3987 §3.2).
     ToIri,
+    /// The comparison ladder of RFC 3987 §5.3: whether `input` and `other`
+    /// are equivalent by simple string comparison (§5.3.1), after
+    /// syntax-based normalization (§5.3.2) and after scheme-based
+    /// normalization (§5.3.3).
+    Compare,
+    /// The normative requirements beyond the grammar (RFC 3987 §3.1 NFC,
+    /// §4.1-4.2 bidi; 3987bis §5.1 (b)-(d)) that `input` breaks.
+    Check,
 }
 
 impl Op {
     /// Every operation, in the order of the suite's files.
-    pub const ALL: [Op; 6] = [
+    pub const ALL: [Op; 8] = [
         Op::Valid,
         Op::Components,
         Op::Resolve,
         Op::Normalize,
         Op::ToUri,
         Op::ToIri,
+        Op::Compare,
+        Op::Check,
     ];
 
     /// The name on a case line and on the command line.
@@ -53,6 +63,8 @@ impl Op {
             Op::Normalize => "normalize",
             Op::ToUri => "to-uri",
             Op::ToIri => "to-iri",
+            Op::Compare => "compare",
+            Op::Check => "check",
         }
     }
 }
@@ -78,6 +90,8 @@ impl std::str::FromStr for Op {
                     "normalize",
                     "to-uri",
                     "to-iri",
+                    "compare",
+                    "check",
                 ],
             )
         })
@@ -211,7 +225,139 @@ pub enum Expect {
     /// `{"error": true}`: the operation must fail (the input or base is
     /// not what it must be).
     Error,
+    /// `{"equivalent": {"simple", "syntax", "scheme"}}`: the rungs of the
+    /// comparison ladder (RFC 3987 §5.3) at which two IRIs are equivalent.
+    Equivalent(Ladder),
+    /// `{"requirements": [...]}`: the requirements beyond the grammar an
+    /// input breaks, by the ids of [`REQUIREMENTS`], sorted.
+    Requirements(Vec<String>),
 }
+
+/// The rungs of the comparison ladder (RFC 3987 §5.3) at which two IRIs
+/// are equivalent: `None` where an answer does not say.
+///
+/// ```
+/// use iribis_suite::{judge, Answer, Case, Ladder, Verdict};
+///
+/// let case = Case::from_line(r#"{"id":"c","op":"compare","profile":"rfc3987","input":"http://a/%7e","other":"http://a/~","expect":{"equivalent":{"simple":false,"syntax":true,"scheme":true}},"source":"RFC 3987 §5.3.2.3"}"#).unwrap();
+/// assert!(case.request().ends_with(r#""other":"http://a/~"}"#));
+/// // An implementation that only compares strings says so much.
+/// let simple = Answer::Equivalent(Ladder { simple: Some(false), ..Ladder::default() });
+/// assert_eq!(judge(&case, &simple, false), Verdict::Pass);
+/// let wrong = Answer::Equivalent(Ladder { syntax: Some(false), ..Ladder::default() });
+/// assert!(matches!(judge(&case, &wrong, false), Verdict::Fail(_)));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ladder {
+    /// Simple string comparison (RFC 3987 §5.3.1).
+    pub simple: Option<bool>,
+    /// After syntax-based normalization (RFC 3987 §5.3.2).
+    pub syntax: Option<bool>,
+    /// After scheme-based normalization (RFC 3987 §5.3.3).
+    pub scheme: Option<bool>,
+}
+
+impl Ladder {
+    /// The names of the rungs, from the cheapest.
+    pub const KEYS: [&'static str; 3] = ["simple", "syntax", "scheme"];
+
+    /// The rung named `key`.
+    pub fn get(&self, key: &str) -> Option<bool> {
+        match key {
+            "simple" => self.simple,
+            "syntax" => self.syntax,
+            "scheme" => self.scheme,
+            _ => None,
+        }
+    }
+
+    fn set(&mut self, key: &str, v: bool) {
+        match key {
+            "simple" => self.simple = Some(v),
+            "syntax" => self.syntax = Some(v),
+            _ => self.scheme = Some(v),
+        }
+    }
+
+    fn to_json(self) -> Value {
+        let mut m = Map::new();
+        for k in Ladder::KEYS {
+            if let Some(v) = self.get(k) {
+                m.insert(k.into(), Value::Bool(v));
+            }
+        }
+        Value::Object(m)
+    }
+
+    fn from_json(v: &Value, all: bool) -> Result<Ladder, String> {
+        let m = v.as_object().ok_or("`equivalent` is not an object")?;
+        let mut l = Ladder::default();
+        for k in Ladder::KEYS {
+            match m.get(k) {
+                Some(Value::Bool(b)) => l.set(k, *b),
+                Some(_) => return Err(format!("`equivalent.{k}` is not a boolean")),
+                None if all => return Err(format!("`equivalent` lacks `{k}`")),
+                None => {}
+            }
+        }
+        if Ladder::KEYS.iter().all(|k| l.get(k).is_none()) {
+            return Err("`equivalent` has none of simple, syntax, scheme".into());
+        }
+        Ok(l)
+    }
+}
+
+/// The requirements beyond the grammar that the `check` operation asks
+/// about: (id, where the specs state it, what it says).
+///
+/// ```
+/// use iribis_suite::{judge, Answer, Case, Verdict, REQUIREMENTS};
+///
+/// assert!(REQUIREMENTS.iter().any(|(id, _, _)| *id == "bidi-formatting"));
+/// let case = Case::from_line(r#"{"id":"k","op":"check","profile":"rfc3987","input":"http://h/a\u200da\u0301","expect":{"requirements":["joiner","not-nfc"]},"source":"3987bis §5.1 (d)"}"#).unwrap();
+/// // A checker of NFC alone is judged on NFC alone.
+/// let nfc = Answer::Requirements { broken: vec!["not-nfc".into()], checks: Some(vec!["not-nfc".into()]) };
+/// assert_eq!(judge(&case, &nfc, false), Verdict::Pass);
+/// let missed = Answer::Requirements { broken: vec!["not-nfc".into()], checks: None };
+/// assert!(matches!(judge(&case, &missed, false), Verdict::Fail(_)));
+/// ```
+pub const REQUIREMENTS: &[(&str, &str, &str)] = &[
+    (
+        "bidi-formatting",
+        "RFC 3987 §4.1",
+        "IRIs MUST NOT contain bidirectional formatting characters (LRM, RLM, ALM, LRE, RLE, PDF, LRO, RLO, the isolates); LEIRIs lift this (3987bis §6.1)",
+    ),
+    (
+        "bidi-mixed-direction",
+        "RFC 3987 §4.2 rule 1",
+        "a component SHOULD NOT mix left-to-right and right-to-left characters (host labels: RFC 5893)",
+    ),
+    (
+        "bidi-rtl-boundary",
+        "RFC 3987 §4.2 rule 2",
+        "a component with right-to-left characters SHOULD start and end with one (host labels: RFC 5893)",
+    ),
+    (
+        "not-nfc",
+        "RFC 3987 §3.1 step 1b (3987bis §3.1)",
+        "an IRI created from text SHOULD be in Unicode Normalization Form C, component by component",
+    ),
+    (
+        "lookalike",
+        "3987bis §5.1 (b)",
+        "avoid characters with a strong visual look-alike: full-width and half-width forms, look-alikes of delimiters",
+    ),
+    (
+        "combining-mark-at-start",
+        "3987bis §5.1 (c)",
+        "avoid a combining mark at the start of a component, where it shows on the delimiter before it",
+    ),
+    (
+        "joiner",
+        "3987bis §5.1 (d)",
+        "avoid ZERO WIDTH JOINER and ZERO WIDTH NON-JOINER but where a script needs them",
+    ),
+];
 
 impl Expect {
     /// The JSON object of the `expect` key.
@@ -235,6 +381,8 @@ impl Expect {
                 Value::Object(m)
             }
             Expect::Error => json!({ "error": true }),
+            Expect::Equivalent(l) => json!({ "equivalent": l.to_json() }),
+            Expect::Requirements(r) => json!({ "requirements": r }),
         }
     }
 
@@ -268,8 +416,27 @@ impl Expect {
         if m.contains_key("error") {
             return Ok(Expect::Error);
         }
-        Err("`expect` has none of valid, components, result, error".into())
+        if let Some(l) = m.get("equivalent") {
+            return Ok(Expect::Equivalent(Ladder::from_json(l, true)?));
+        }
+        if let Some(r) = m.get("requirements") {
+            return Ok(Expect::Requirements(strings(r, "requirements")?));
+        }
+        Err(
+            "`expect` has none of valid, components, result, error, equivalent, requirements"
+                .into(),
+        )
     }
+}
+
+/// A list of strings (`what` names it in an error).
+fn strings(v: &Value, what: &str) -> Result<Vec<String>, String> {
+    v.as_array()
+        .ok_or_else(|| format!("`{what}` is not a list"))?
+        .iter()
+        .map(|s| s.as_str().map(str::to_owned))
+        .collect::<Option<_>>()
+        .ok_or_else(|| format!("`{what}` holds a value that is not a string"))
 }
 
 fn position(v: &Value) -> Result<Position, String> {
@@ -342,6 +509,8 @@ pub struct Case {
     pub input: String,
     /// For `resolve`, the base.
     pub base: Option<String>,
+    /// For `compare`, the IRI compared with `input`.
+    pub other: Option<String>,
     /// The expected answer.
     pub expect: Expect,
     /// Where the case comes from: a spec section, an ABNF rule, or another
@@ -387,6 +556,7 @@ impl Case {
             rule: None,
             input: input.into(),
             base: None,
+            other: None,
             expect,
             source: source.into(),
             exercises: None,
@@ -413,6 +583,9 @@ impl Case {
         m.insert("input".into(), Value::from(self.input.as_str()));
         if let Some(b) = &self.base {
             m.insert("base".into(), Value::from(b.as_str()));
+        }
+        if let Some(o) = &self.other {
+            m.insert("other".into(), Value::from(o.as_str()));
         }
         m.insert("expect".into(), self.expect.to_json());
         m.insert("source".into(), Value::from(self.source.as_str()));
@@ -460,6 +633,7 @@ impl Case {
             "rule",
             "input",
             "base",
+            "other",
             "expect",
             "source",
             "exercises",
@@ -478,6 +652,7 @@ impl Case {
             rule: text("rule")?,
             input: need("input")?,
             base: text("base")?,
+            other: text("other")?,
             expect,
             source: need("source")?,
             exercises: text("exercises")?,
@@ -489,7 +664,7 @@ impl Case {
 
     /// The request an adapter reads for this case: `{"id", "op",
     /// "profile", "rule", "input", "base"}` (`rule` and `base` null when
-    /// the case has none).
+    /// the case has none), and `"other"` for a `compare` case.
     ///
     /// ```
     /// # use iribis_suite::Case;
@@ -506,6 +681,12 @@ impl Case {
         m.insert("rule".into(), opt(&self.rule));
         m.insert("input".into(), Value::from(self.input.as_str()));
         m.insert("base".into(), opt(&self.base));
+        if self.other.is_some() {
+            m.insert("other".into(), opt(&self.other));
+        }
+        if let Some(c) = self.extra.get("charset") {
+            m.insert("charset".into(), c.clone());
+        }
         serde_json::to_string(&Value::Object(m)).expect("a JSON value serializes")
     }
 
@@ -541,6 +722,11 @@ pub struct Request {
     pub input: String,
     /// The base, for `resolve`.
     pub base: Option<String>,
+    /// The IRI compared with `input`, for `compare`.
+    pub other: Option<String>,
+    /// For `to-uri`, the charset of the document the IRI comes from (a
+    /// WHATWG encoding label), when it is not UTF-8 (3987bis §3.5).
+    pub charset: Option<String>,
 }
 
 impl Request {
@@ -567,6 +753,8 @@ impl Request {
             rule: text("rule")?,
             input: need("input")?,
             base: text("base")?,
+            other: text("other")?,
+            charset: text("charset")?,
         })
     }
 }
@@ -592,6 +780,19 @@ pub enum Answer {
     /// `{"id", "unsupported": true}`: the implementation has no such
     /// operation, rule or profile.
     Unsupported,
+    /// `{"id", "equivalent": {"simple"?, "syntax"?, "scheme"?}}`: the rungs
+    /// of the comparison ladder the implementation can tell; a rung left
+    /// out is not compared.
+    Equivalent(Ladder),
+    /// `{"id", "requirements": [...], "checks"?: [...]}`: the requirements
+    /// (ids of [`REQUIREMENTS`]) the input breaks; with `checks`, the ones
+    /// the implementation checks at all (the others are not compared).
+    Requirements {
+        /// The requirements broken.
+        broken: Vec<String>,
+        /// The requirements checked, when not all of them.
+        checks: Option<Vec<String>>,
+    },
 }
 
 impl Answer {
@@ -629,6 +830,15 @@ impl Answer {
             }
             Answer::Unsupported => {
                 m.insert("unsupported".into(), Value::Bool(true));
+            }
+            Answer::Equivalent(l) => {
+                m.insert("equivalent".into(), l.to_json());
+            }
+            Answer::Requirements { broken, checks } => {
+                m.insert("requirements".into(), Value::from(broken.clone()));
+                if let Some(c) = checks {
+                    m.insert("checks".into(), Value::from(c.clone()));
+                }
             }
         }
         serde_json::to_string(&Value::Object(m)).expect("a JSON value serializes")
@@ -670,6 +880,13 @@ impl Answer {
             Answer::Components(out)
         } else if let Some(r) = m.get("result") {
             Answer::Result(r.as_str().ok_or("`result` is not a string")?.to_owned())
+        } else if let Some(l) = m.get("equivalent") {
+            Answer::Equivalent(Ladder::from_json(l, false)?)
+        } else if let Some(r) = m.get("requirements") {
+            Answer::Requirements {
+                broken: strings(r, "requirements")?,
+                checks: m.get("checks").map(|c| strings(c, "checks")).transpose()?,
+            }
         } else if let Some(e) = m.get("error") {
             Answer::Error(match e {
                 Value::String(s) => s.clone(),
@@ -677,7 +894,7 @@ impl Answer {
             })
         } else {
             return Err(
-                "the answer has none of valid, components, result, error, unsupported".into(),
+                "the answer has none of valid, components, result, equivalent, requirements, error, unsupported".into(),
             );
         };
         Ok((id, answer))
@@ -790,10 +1007,50 @@ pub fn judge(case: &Case, answer: &Answer, positions: bool) -> Verdict {
             }
         }
         (Expect::Error, Answer::Error(_)) => Verdict::Pass,
+        (Expect::Equivalent(want), Answer::Equivalent(got)) => {
+            let wrong: Vec<String> = Ladder::KEYS
+                .iter()
+                .filter_map(|k| {
+                    let g = got.get(k)?;
+                    (want.get(k) != Some(g))
+                        .then(|| format!("{k}: {} instead of {}", same(g), same(!g)))
+                })
+                .collect();
+            if wrong.is_empty() {
+                Verdict::Pass
+            } else {
+                fail(wrong.join(", "))
+            }
+        }
+        (Expect::Requirements(want), Answer::Requirements { broken, checks }) => {
+            let asked = |id: &String| checks.as_ref().is_none_or(|c| c.contains(id));
+            let missed: Vec<&str> = want
+                .iter()
+                .filter(|id| asked(id) && !broken.contains(id))
+                .map(String::as_str)
+                .collect();
+            let known = |id: &String| REQUIREMENTS.iter().any(|(r, _, _)| r == id);
+            let extra: Vec<&str> = broken
+                .iter()
+                .filter(|id| known(id) && !want.contains(id))
+                .map(String::as_str)
+                .collect();
+            match (missed.is_empty(), extra.is_empty()) {
+                (true, true) => Verdict::Pass,
+                _ => fail(format!(
+                    "missed [{}], reported in excess [{}]",
+                    missed.join(", "),
+                    extra.join(", ")
+                )),
+            }
+        }
         (Expect::Error, Answer::Result(got)) => {
             fail(format!("expected an error, got the result {got:?}"))
         }
         (Expect::Error, Answer::Components(_)) => fail("expected an error, got components".into()),
+        (Expect::Error, Answer::Equivalent(_) | Answer::Requirements { .. }) => {
+            fail("expected an error, got an answer".into())
+        }
         (_, Answer::Error(e)) => fail(format!("expected an answer, got an error: {e}")),
         (e, a) => fail(format!(
             "malformed answer: expected {}, got {}",
@@ -802,14 +1059,26 @@ pub fn judge(case: &Case, answer: &Answer, positions: bool) -> Verdict {
                 Expect::Components(_) => "`components`",
                 Expect::Result { .. } => "`result`",
                 Expect::Error => "`error`",
+                Expect::Equivalent(_) => "`equivalent`",
+                Expect::Requirements(_) => "`requirements`",
             },
             match a {
                 Answer::Valid { .. } => "`valid`",
                 Answer::Components(_) => "`components`",
                 Answer::Result(_) => "`result`",
+                Answer::Equivalent(_) => "`equivalent`",
+                Answer::Requirements { .. } => "`requirements`",
                 _ => "something else",
             }
         )),
+    }
+}
+
+fn same(equivalent: bool) -> &'static str {
+    if equivalent {
+        "equivalent"
+    } else {
+        "different"
     }
 }
 

@@ -314,6 +314,7 @@ pub fn fuzz(
                 rule: Some(name.to_owned()),
                 input: input.clone(),
                 base: None,
+                other: None,
                 expect: Expect::Error,
                 source: String::new(),
                 exercises: None,

@@ -25,7 +25,9 @@
 //!   findings of earlier fuzzing runs (`src/suite/findings.jsonl`).
 //!
 //! Each case is one JSON line: `{"id", "op", "profile", "rule"?, "input",
-//! "base"?, "expect", "source"}`, see [`Case`].
+//! "base"?, "other"?, "expect", "source"}`, see [`Case`]. There is one case
+//! per request: cases that make the same request are merged, their
+//! sources kept.
 //!
 //! # The adapter protocol
 //!
@@ -33,7 +35,8 @@
 //! line ([`Case::request`]: `{"id", "op", "profile", "rule", "input",
 //! "base"}`) and writes one answer per line, in order, flushing each:
 //! `{"id", "valid"}`, `{"id", "components"}`, `{"id", "result"}`, `{"id",
-//! "error"}` or `{"id", "unsupported": true}` ([`Answer`]). [`answer`] is
+//! "equivalent"}`, `{"id", "requirements"}`, `{"id", "error"}` or `{"id",
+//! "unsupported": true}` ([`Answer`]). [`answer`] is
 //! iribis's own; `conformance/adapters/` has others.
 //!
 //! ```
@@ -60,7 +63,9 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 pub use adapter::answer;
-pub use case::{Answer, Case, Expect, Op, Parts, Position, Request, Verdict, judge};
+pub use case::{
+    Answer, Case, Expect, Ladder, Op, Parts, Position, REQUIREMENTS, Request, Verdict, judge,
+};
 pub use fuzz::{Finding, FuzzOptions, FuzzReport, fuzz, minimize};
 pub use run::{
     Adapter, Failure, MAX_ANSWER_LINE, NoAnswer, Report, RunError, RunOptions, Tally, run,
@@ -75,7 +80,7 @@ pub const DEFAULT_SEED: u64 = 3987;
 
 /// The version of the suite's format and content, in its index. A change
 /// of the cases of the default seed makes a new version.
-pub const VERSION: &str = "1.0";
+pub const VERSION: &str = "1.1";
 
 /// The JSON Schema (draft 2020-12) of a case line.
 pub const CASE_SCHEMA: &str = include_str!("case.schema.json");
@@ -140,6 +145,8 @@ impl Suite {
         others.retain(|c| c.op != Op::Valid);
         let findings = findings();
         valid.extend(findings.iter().filter(|c| c.op == Op::Valid).cloned());
+        let zones = ops::zone_ids();
+        valid.extend(zones.iter().filter(|c| c.op == Op::Valid).cloned());
 
         let mut cases = valid;
         for profile in Profile::ALL {
@@ -163,11 +170,33 @@ impl Suite {
                 }
             }
             let components = ops::components_of(profile, &inputs);
+            let mut invalid: Vec<&Case> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            for c in &cases {
+                let wanted = c.profile == profile
+                    && c.rule.as_deref() == Some(reference)
+                    && matches!(c.expect, Expect::Valid { valid: false, .. })
+                    && c.generator.as_deref() == Some("near-miss");
+                if wanted && seen.insert(c.input.clone()) {
+                    invalid.push(c);
+                }
+            }
+            let invalid = ops::components_of_invalid(profile, &invalid);
             cases.extend(components);
+            cases.extend(invalid);
         }
+        cases.extend(zones.iter().filter(|c| c.op == Op::Components).cloned());
         cases.extend(findings.iter().filter(|c| c.op == Op::Components).cloned());
         let spec_ops = sources::spec_ops();
-        for op in [Op::Resolve, Op::Normalize, Op::ToUri, Op::ToIri] {
+        let more = ops::more_conversions();
+        for op in [
+            Op::Resolve,
+            Op::Normalize,
+            Op::ToUri,
+            Op::ToIri,
+            Op::Compare,
+            Op::Check,
+        ] {
             cases.extend(spec_ops.iter().filter(|c| c.op == op).cloned());
             cases.extend(others.iter().filter(|c| c.op == op).cloned());
             match op {
@@ -178,14 +207,18 @@ impl Suite {
                         .into_iter()
                         .filter(|c| c.op == Op::ToUri),
                 ),
-                _ => cases.extend(
+                Op::ToIri => cases.extend(
                     ops::conversions(&range_chars)
                         .into_iter()
                         .filter(|c| c.op == Op::ToIri),
                 ),
+                Op::Compare => cases.extend(ops::comparisons()),
+                _ => cases.extend(ops::checks()),
             }
+            cases.extend(more.iter().filter(|c| c.op == op).cloned());
             cases.extend(findings.iter().filter(|c| c.op == op).cloned());
         }
+        let cases = dedupe(cases);
         Suite {
             seed,
             cases,
@@ -348,6 +381,79 @@ impl Suite {
     }
 }
 
+/// One case per request: a case whose operation, profile, rule, input,
+/// base, other IRI and charset are those of an earlier one is merged into
+/// it (its source and note added to the earlier one's). Then every
+/// resolution whose answers differ in how they write a path that starts
+/// with "//" and has no authority says so in its note.
+fn dedupe(cases: Vec<Case>) -> Vec<Case> {
+    type Key = (
+        Op,
+        Profile,
+        Option<String>,
+        String,
+        Option<String>,
+        Option<String>,
+        Option<Value>,
+    );
+    let key = |c: &Case| -> Key {
+        (
+            c.op,
+            c.profile,
+            c.rule.clone(),
+            c.input.clone(),
+            c.base.clone(),
+            c.other.clone(),
+            c.extra.get("charset").cloned(),
+        )
+    };
+    let mut first: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
+    let mut out: Vec<Case> = Vec::with_capacity(cases.len());
+    for c in cases {
+        match first.get(&key(&c)) {
+            Some(&i) => {
+                let kept = &mut out[i];
+                if !kept.source.split("; ").any(|s| s == c.source) {
+                    kept.source = format!("{}; {}", kept.source, c.source);
+                }
+                if let Some(n) = c.note
+                    && kept.note.as_deref().is_none_or(|k| !k.contains(n.as_str()))
+                {
+                    kept.note = Some(match kept.note.take() {
+                        Some(k) => format!("{k}; {n}"),
+                        None => n,
+                    });
+                }
+            }
+            None => {
+                first.insert(key(&c), out.len());
+                out.push(c);
+            }
+        }
+    }
+    for c in &mut out {
+        let Expect::Result { result, also } = &c.expect else {
+            continue;
+        };
+        let literal = result
+            .split_once(":/.//")
+            .filter(|(scheme, _)| !scheme.contains(['/', '?', '#']))
+            .map(|(scheme, rest)| format!("{scheme}://{rest}"));
+        if c.op == Op::Resolve
+            && literal.is_some_and(|l| also.contains(&l))
+            && c.note
+                .as_deref()
+                .is_none_or(|n| !n.contains(sources::SLASHES_NOTE))
+        {
+            c.note = Some(match c.note.take() {
+                Some(n) => format!("{}; {n}", sources::SLASHES_NOTE),
+                None => sources::SLASHES_NOTE.to_owned(),
+            });
+        }
+    }
+    out
+}
+
 /// Where a case comes from, for the index's counts: `generated:KIND`,
 /// `spec-example`, `vector`, `fuzz`.
 fn origin(c: &Case) -> String {
@@ -413,7 +519,16 @@ pub fn expected(case: &Case) -> Option<Expect> {
         Op::Components => sources::components(&case.input, case.profile),
         Op::Resolve => sources::resolution(case.base.as_deref()?, &case.input, case.profile),
         Op::Normalize => sources::normalization(&case.input, case.profile),
-        Op::ToUri => sources::to_uri(&case.input, case.profile),
+        Op::ToUri => match case
+            .extra
+            .get("charset")
+            .and_then(serde_json::Value::as_str)
+        {
+            Some(charset) => sources::to_uri_in(&case.input, case.profile, charset),
+            None => sources::to_uri(&case.input, case.profile),
+        },
         Op::ToIri => sources::to_iri(&case.input),
+        Op::Compare => sources::comparison(&case.input, case.other.as_deref()?, case.profile),
+        Op::Check => sources::requirements(&case.input, case.profile),
     })
 }

@@ -222,10 +222,125 @@ pub(crate) fn resolution(base: &str, input: &str, profile: Profile) -> Expect {
     let loose = b
         .resolve_with(&r, &ResolveOptions::new().strict(false))
         .to_string();
+    let mut also = Vec::new();
+    if loose != strict {
+        also.push(loose);
+    }
+    // RFC 3986 §5.2.4 and §5.3 as printed, where they give a path that
+    // starts with "//" and no authority: the literal reading, listed
+    // beside the "/."-prefixed one.
+    if let Some(literal) = as_printed(&Parts::of(&b), &Parts::of(&r))
+        && literal != strict
+        && !also.contains(&literal)
+    {
+        also.push(literal);
+    }
     Expect::Result {
-        also: if loose != strict { vec![loose] } else { vec![] },
+        also,
         result: strict,
     }
+}
+
+/// The note of a resolution whose answers differ in how they write a path
+/// that starts with "//" and has no authority.
+pub(crate) const SLASHES_NOTE: &str = "RFC 3986 §5.2.4 and §5.3 as printed give a path starting with \"//\" and no authority (the last answer), which reads back with an authority; the first answer writes \"/.\" before such a path, as the WHATWG URL Standard does, so that the result reads back with the components it was given. Both follow the RFC: the first its intent (§5.2's result must be a reference of the same resource), the other its text; refusing to resolve is defensible too but not listed";
+
+/// RFC 3986 §5.2.2 (strict), §5.2.3 and §5.2.4 and §5.3, as printed, on
+/// the components of a base and a reference, when the result has no
+/// authority and a path that starts with "//" (read back, that path would
+/// be taken for an authority): the answer the spec's text gives where
+/// iribis writes "/." before the path.
+fn as_printed(base: &Parts, r: &Parts) -> Option<String> {
+    let bpath = base.path.as_deref().unwrap_or("");
+    let rpath = r.path.as_deref().unwrap_or("");
+    let (scheme, authority, path, query);
+    if r.scheme.is_some() {
+        scheme = r.scheme.clone();
+        authority = r.authority.clone();
+        path = remove_dot_segments(rpath);
+        query = r.query.clone();
+    } else {
+        scheme = base.scheme.clone();
+        if r.authority.is_some() {
+            authority = r.authority.clone();
+            path = remove_dot_segments(rpath);
+            query = r.query.clone();
+        } else {
+            authority = base.authority.clone();
+            if rpath.is_empty() {
+                path = bpath.to_owned();
+                query = r.query.clone().or_else(|| base.query.clone());
+            } else {
+                path = if rpath.starts_with('/') {
+                    remove_dot_segments(rpath)
+                } else {
+                    // §5.2.3
+                    let merged = if base.authority.is_some() && bpath.is_empty() {
+                        format!("/{rpath}")
+                    } else {
+                        match bpath.rfind('/') {
+                            Some(i) => format!("{}{rpath}", &bpath[..=i]),
+                            None => rpath.to_owned(),
+                        }
+                    };
+                    remove_dot_segments(&merged)
+                };
+                query = r.query.clone();
+            }
+        }
+    }
+    if authority.is_some() || !path.starts_with("//") {
+        return None;
+    }
+    // §5.3
+    let mut out = String::new();
+    out.push_str(scheme.as_deref()?);
+    out.push(':');
+    out.push_str(&path);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(&q);
+    }
+    if let Some(f) = &r.fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    Some(out)
+}
+
+/// RFC 3986 §5.2.4, step by step as printed.
+fn remove_dot_segments(path: &str) -> String {
+    let mut input = path.to_owned();
+    let mut output = String::new();
+    let pop = |output: &mut String| match output.rfind('/') {
+        Some(i) => output.truncate(i),
+        None => output.clear(),
+    };
+    while !input.is_empty() {
+        if input.starts_with("../") {
+            input.drain(..3);
+        } else if input.starts_with("./") {
+            input.drain(..2);
+        } else if input.starts_with("/./") {
+            input.replace_range(..3, "/");
+        } else if input == "/." {
+            input = "/".into();
+        } else if input.starts_with("/../") {
+            input.replace_range(..4, "/");
+            pop(&mut output);
+        } else if input == "/.." {
+            input = "/".into();
+            pop(&mut output);
+        } else if input == "." || input == ".." {
+            input.clear();
+        } else {
+            let from = usize::from(input.starts_with('/'));
+            let end = input[from..].find('/').map_or(input.len(), |i| i + from);
+            output.push_str(&input[..end]);
+            input.drain(..end);
+        }
+    }
+    output
 }
 
 /// Syntax-based normalization (RFC 3986 §6.2.2, RFC 3987 §5.3.2).
@@ -241,19 +356,141 @@ pub(crate) fn normalization(input: &str, profile: Profile) -> Expect {
 
 /// IRI → URI: registered names percent-encoded (3987bis §3.4.1), or
 /// through IDNA (§3.4.2), which the spec allows as well.
+///
+/// Under rfc3987bis and leiri the IDNA answer is IDNA2008's (RFC 5891,
+/// which 3987bis §3.4.2 cites): a label that IDNA2008 cannot take as it is
+/// (it is not NFC, or has a character that only the older mapping of
+/// IDNA2003 or UTS #46 changes into others) has no `xn--` answer there,
+/// only the percent-encoded one. RFC 3987 §3.1 uses IDNA2003's ToASCII,
+/// which maps such labels first: its `xn--` answer stays.
 pub(crate) fn to_uri(input: &str, profile: Profile) -> Expect {
+    to_uri_noted(input, profile).0
+}
+
+/// [`to_uri`], and a note when IDNA2008 refuses the `xn--` answer that
+/// IDNA2003 would give.
+pub(crate) fn to_uri_noted(input: &str, profile: Profile) -> (Expect, Option<String>) {
     let o = ToUriOptions::new().profile(profile);
     match iribis::to_uri(input, &o) {
         Ok(result) => {
+            let mut note = None;
             let also = iribis::to_uri(input, &o.idna(true))
                 .ok()
                 .filter(|s| *s != result)
+                .filter(|s| {
+                    let keep = profile == Profile::Rfc3987 || idna2008_round_trip(input, s);
+                    if !keep {
+                        note = Some(IDNA2008_NOTE.to_owned());
+                    }
+                    keep
+                })
                 .into_iter()
                 .collect();
-            Expect::Result { result, also }
+            (Expect::Result { result, also }, note)
         }
+        Err(_) => (Expect::Error, None),
+    }
+}
+
+/// Why a to-uri case under rfc3987bis or leiri has no `xn--` answer.
+const IDNA2008_NOTE: &str = "IDNA2008 (RFC 5891 §5.3-5.4, cited by 3987bis §3.4.2) takes a label as it is, NFC and made of PVALID characters: this host is not one (IDNA2003's ToASCII, RFC 3987 §3.1, maps it first and gives an xn-- label of other characters), so only the percent-encoded answer (3987bis §3.4.1) is listed";
+
+/// Whether the host of `uri` (an IDNA answer for `input`) reads back, its
+/// `xn--` labels decoded, as the host of `input` (percent-decoded, in
+/// lowercase): IDNA2008 maps nothing, so a label it can encode decodes to
+/// itself.
+fn idna2008_round_trip(input: &str, uri: &str) -> bool {
+    let host = |s: &str| -> Option<String> {
+        let o = ToIriOptions::new().decode_spoofable(true).decode_all(true);
+        let iri = iribis::to_iri(s, &o).ok()?;
+        let r = IriRef::parse_with(&iri, &ParseOptions::new().profile(Profile::Leiri)).ok()?;
+        Some(r.host_str()?.to_lowercase())
+    };
+    // RFC 5892's derived property makes a character DISALLOWED when NFKC
+    // and case folding change it: the checker's NFC and NFKC findings on
+    // the host tell.
+    use iribis::check::{CheckOptions, Code};
+    let report = iribis::check(input, &CheckOptions::new().profile(Profile::Leiri));
+    let unstable = report.violations.iter().any(|v| {
+        matches!(v.code, Code::NotNfc | Code::NotNfkc) && v.component == iribis::Component::Host
+    });
+    // U+FDCF (Unicode 14) has a compatibility decomposition the checker's
+    // Unicode data predates: DISALLOWED all the same (RFC 5892 §2.3).
+    let unstable = unstable || input.contains('\u{FDCF}');
+    match (host(input), host(uri)) {
+        (Some(a), Some(b)) => a == b && !unstable,
+        _ => false,
+    }
+}
+
+/// IRI → URI of an IRI read from a document in `charset` (3987bis §3.5:
+/// the query of an http or https IRI in the document's charset).
+pub(crate) fn to_uri_in(input: &str, profile: Profile, charset: &str) -> Expect {
+    let Ok(o) = ToUriOptions::new().profile(profile).query_charset(charset) else {
+        return Expect::Error;
+    };
+    match iribis::to_uri(input, &o) {
+        Ok(result) => Expect::Result {
+            result,
+            also: vec![],
+        },
         Err(_) => Expect::Error,
     }
+}
+
+/// The comparison ladder (RFC 3987 §5.3) for two IRIs of `profile`:
+/// equivalent by simple string comparison, after syntax-based and after
+/// scheme-based normalization; fragments count.
+pub(crate) fn comparison(a: &str, b: &str, profile: Profile) -> Expect {
+    use iribis::normalize::{Level, equivalent};
+    let o = ParseOptions::new().profile(profile);
+    let (Ok(x), Ok(y)) = (IriRef::parse_with(a, &o), IriRef::parse_with(b, &o)) else {
+        return Expect::Error;
+    };
+    Expect::Equivalent(super::case::Ladder {
+        simple: Some(equivalent(&x, &y, Level::Simple)),
+        syntax: Some(equivalent(&x, &y, Level::Syntax)),
+        scheme: Some(equivalent(&x, &y, Level::Scheme)),
+    })
+}
+
+/// The requirement of [`REQUIREMENTS`](super::case::REQUIREMENTS) a
+/// checker code stands for.
+pub(crate) fn requirement(code: iribis::check::Code) -> Option<&'static str> {
+    use iribis::check::Code;
+    Some(match code {
+        Code::BidiFormattingCharacter => "bidi-formatting",
+        Code::BidiMixedDirection => "bidi-mixed-direction",
+        Code::BidiRtlComponentBoundary => "bidi-rtl-boundary",
+        Code::NotNfc => "not-nfc",
+        Code::LookalikeCharacter => "lookalike",
+        Code::CombiningMarkAtComponentStart => "combining-mark-at-start",
+        Code::JoinerCharacter => "joiner",
+        _ => return None,
+    })
+}
+
+/// The requirements beyond the grammar that `input` breaks under
+/// `profile`, sorted; an error when it does not parse.
+pub(crate) fn requirements(input: &str, profile: Profile) -> Expect {
+    use iribis::check::{CheckOptions, Code};
+    let report = iribis::check(input, &CheckOptions::new().profile(profile));
+    if report
+        .violations
+        .iter()
+        .any(|v| v.code == Code::SyntaxError)
+    {
+        return Expect::Error;
+    }
+    let mut ids: Vec<String> = report
+        .violations
+        .iter()
+        .filter_map(|v| requirement(v.code))
+        .map(str::to_owned)
+        .collect();
+    ids.sort();
+    ids.dedup();
+    Expect::Requirements(ids)
 }
 
 /// URI → IRI (3987bis §4.2): the default, and the answers the spec's

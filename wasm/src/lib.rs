@@ -709,3 +709,49 @@ pub fn readings(s: &str, options: JsValue) -> Result<JsValue, JsValue> {
     set(&o, "differences", differences);
     Ok(o)
 }
+
+// Measurement only: isValid over a buffer that JavaScript fills with
+// `TextEncoder.encodeInto`, the alternative to fast.js that the bench
+// (wasm/tests/bench.mjs) times when the module has these functions.
+
+thread_local! {
+    /// The buffer `__isValidBuffer` reads.
+    static BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The address of the buffer, at least `len` bytes long.
+#[wasm_bindgen(js_name = __buffer, skip_typescript)]
+pub fn buffer(len: usize) -> usize {
+    BUFFER.with(|b| {
+        let mut b = b.borrow_mut();
+        if b.len() < len {
+            b.resize(len, 0);
+        }
+        b.as_mut_ptr() as usize
+    })
+}
+
+/// The module's memory.
+#[wasm_bindgen(js_name = __memory, skip_typescript)]
+pub fn memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// Whether the first `len` bytes of the buffer match the start `start`:
+/// 0 rfc3987bis IRI-reference, 1 rfc3987bis IRI, 2 rfc3986
+/// URI-reference, 3 rfc3986 URI.
+#[wasm_bindgen(js_name = __isValidBuffer, skip_typescript)]
+pub fn is_valid_buffer(len: usize, start: u32) -> bool {
+    let (profile, rule) = match start {
+        0 => (Profile::Rfc3987bis, GrammarRule::IRI_REFERENCE),
+        1 => (Profile::Rfc3987bis, GrammarRule::IRI),
+        2 => (Profile::Rfc3986, GrammarRule::IRI_REFERENCE),
+        _ => (Profile::Rfc3986, GrammarRule::IRI),
+    };
+    BUFFER.with(|b| {
+        let b = b.borrow();
+        b.get(..len)
+            .and_then(|bytes| std::str::from_utf8(bytes).ok())
+            .is_some_and(|s| rule.matches(s, profile))
+    })
+}

@@ -31,64 +31,127 @@ function bytesOf(base64) {
   return out;
 }
 
+/** In `Dfa.units`, what a surrogate code unit stands for: no column. */
+const SURROGATE = 0xffff;
+
 /**
- * The DFA of dfa-tables.js's string `base64` as one table: per state, a
- * row of 256 entries, the next state for each byte at `state << 8 | byte`
- * and the state's acceptance at `state << 8 | ACCEPT`.
+ * A DFA of dfa-tables.js, laid out for the walk.
+ *
+ * `bytes`: per state, a row of 256 entries, the next state for each byte
+ * at `state << 8 | byte` and the state's acceptance at
+ * `state << 8 | ACCEPT`: ASCII, most of any reference, and the four bytes
+ * of a character beyond U+FFFF step through it.
+ *
+ * `units` and `columns`: a character of the rest of U+0080-FFFF (two or
+ * three UTF-8 bytes) in one step. `units` gives each code unit the number
+ * of a column (SURROGATE for D800-DFFF), and `columns` holds the columns
+ * one after the other, the next state of each of the n states after the
+ * character's bytes at `column * n + state`. Characters whose bytes lead
+ * every state alike share a column: a few dozen columns stand for the
+ * 63,488 characters.
  */
+class Dfa {
+  constructor(bytes, units, columns, n) {
+    this.bytes = bytes;
+    this.units = units;
+    this.columns = columns;
+    this.n = n;
+  }
+}
+
+/** The DFA of dfa-tables.js's string `base64`. */
 function decode(base64) {
   const b = bytesOf(base64);
   const n = b[0] | (b[1] << 8);
   const classes = b[2] | (b[3] << 8);
   const cls = b.subarray(4, 260);
   const accept = b.subarray(260, 260 + n);
-  const next = 260 + n;
-  const table = new Uint16Array(n << 8);
+  const next = new Uint16Array(n * classes);
+  for (let i = 0, at = 260 + n; i < next.length; i++, at += 2) next[i] = b[at] | (b[at + 1] << 8);
+  const bytes = new Uint16Array(n << 8);
   for (let q = 0; q < n; q++) {
-    for (let byte = 0; byte < 256; byte++) {
-      const at = next + 2 * (q * classes + cls[byte]);
-      table[(q << 8) | byte] = b[at] | (b[at + 1] << 8);
-    }
-    table[(q << 8) | ACCEPT] = accept[q];
+    for (let byte = 0; byte < 256; byte++) bytes[(q << 8) | byte] = next[q * classes + cls[byte]];
+    bytes[(q << 8) | ACCEPT] = accept[q];
   }
-  return table;
+  // The characters of two and three bytes by the classes of their bytes
+  // (characters alike in those are alike), then those by their columns.
+  const units = new Uint16Array(0x10000).fill(SURROGATE);
+  const byClasses = new Int32Array(classes * classes * (classes + 1)).fill(-1);
+  const sequences = [];
+  for (let c = 0x80; c < 0x10000; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    const two = c < 0x800;
+    const b0 = two ? 0xc0 | (c >> 6) : 0xe0 | (c >> 12);
+    const b1 = two ? 0x80 | (c & 0x3f) : 0x80 | ((c >> 6) & 0x3f);
+    const b2 = 0x80 | (c & 0x3f);
+    // Two bytes' classes (a, b) as (a, b, classes): no class is numbered that.
+    const key = (cls[b0] * classes + cls[b1]) * (classes + 1) + (two ? classes : cls[b2]);
+    if (byClasses[key] < 0) {
+      byClasses[key] = sequences.length;
+      sequences.push(two ? [b0, b1] : [b0, b1, b2]);
+    }
+    units[c] = byClasses[key];
+  }
+  const numbers = new Map();
+  const columns = [];
+  const renumber = sequences.map((seq) => {
+    const column = new Uint16Array(n);
+    for (let q = 0; q < n; q++) {
+      let r = q;
+      for (const byte of seq) r = next[r * classes + cls[byte]];
+      column[q] = r;
+    }
+    const text = column.join(",");
+    let k = numbers.get(text);
+    if (k === undefined) {
+      k = columns.length;
+      numbers.set(text, k);
+      columns.push(column);
+    }
+    return k;
+  });
+  for (let c = 0x80; c < 0x10000; c++) if (units[c] !== SURROGATE) units[c] = renumber[units[c]];
+  const flat = new Uint16Array(columns.length * n);
+  columns.forEach((column, k) => flat.set(column, k * n));
+  return new Dfa(bytes, units, flat, n);
 }
 
 /**
- * Whether the DFA `t` (as `decode` makes it) accepts the UTF-8 form of
- * `s`. ASCII, most of any reference, is one load a code unit; the other
- * characters step through their two to four bytes.
+ * Whether the DFA `d` accepts the UTF-8 form of `s`: one load a code unit
+ * (ASCII by `bytes`, the rest of the first 64K code points by `units` and
+ * `columns`), four for a character beyond U+FFFF.
  */
-function accepts(t, s) {
+function accepts(d, s) {
+  const bytes = d.bytes;
+  const units = d.units;
+  const columns = d.columns;
+  const n = d.n;
   let q = START;
-  const n = s.length;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) {
-      q = t[(q << 8) | c];
-    } else if (c < 0x800) {
-      q = t[(q << 8) | 0xc0 | (c >> 6)];
-      q = t[(q << 8) | 0x80 | (c & 0x3f)];
-    } else if (c < 0xd800 || c > 0xdfff) {
-      q = t[(q << 8) | 0xe0 | (c >> 12)];
-      q = t[(q << 8) | 0x80 | ((c >> 6) & 0x3f)];
-      q = t[(q << 8) | 0x80 | (c & 0x3f)];
+      q = bytes[(q << 8) | c];
     } else {
-      // A high surrogate and the low one after it: one code point of
-      // four UTF-8 bytes. NaN past the end fails the test.
-      const d = s.charCodeAt(i + 1);
-      if (c > 0xdbff || !(d >= 0xdc00 && d <= 0xdfff)) return false;
-      i++;
-      const p = ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
-      q = t[(q << 8) | 0xf0 | (p >> 18)];
-      q = t[(q << 8) | 0x80 | ((p >> 12) & 0x3f)];
-      q = t[(q << 8) | 0x80 | ((p >> 6) & 0x3f)];
-      q = t[(q << 8) | 0x80 | (p & 0x3f)];
+      const k = units[c];
+      if (k !== SURROGATE) {
+        q = columns[k * n + q];
+      } else {
+        // A high surrogate and the low one after it: one code point of
+        // four UTF-8 bytes. NaN past the end fails the test.
+        const e = s.charCodeAt(i + 1);
+        if (c > 0xdbff || !(e >= 0xdc00 && e <= 0xdfff)) return false;
+        i++;
+        const p = ((c - 0xd800) << 10) + (e - 0xdc00) + 0x10000;
+        q = bytes[(q << 8) | 0xf0 | (p >> 18)];
+        q = bytes[(q << 8) | 0x80 | ((p >> 12) & 0x3f)];
+        q = bytes[(q << 8) | 0x80 | ((p >> 6) & 0x3f)];
+        q = bytes[(q << 8) | 0x80 | (p & 0x3f)];
+      }
     }
     // The dead state leads only to itself: stop at it.
     if (q === 0) return false;
   }
-  return t[(q << 8) | ACCEPT] === 1;
+  return bytes[(q << 8) | ACCEPT] === 1;
 }
 
 /**
@@ -117,19 +180,24 @@ function asciiLowercase(s) {
   return s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 }
 
-/** The walkers made so far, by "profile rule" (the tables' own names). */
-const WALKERS = new Map();
+/** The DFAs decoded so far and their walkers, by "profile rule" (the tables' own names). */
+const DECODED = new Map();
 
-/** The walker of dfa-tables.js's DFA of `rule` under `profile`, made once. */
-function walkerOf(profile, rule) {
+/** The DFA of `rule` under `profile` in dfa-tables.js and its walker, decoded once. */
+function decoded(profile, rule) {
   const key = `${profile} ${rule}`;
-  let walker = WALKERS.get(key);
-  if (walker === undefined) {
-    const t = decode(TABLES[profile][rule]);
-    walker = (s) => accepts(t, s);
-    WALKERS.set(key, walker);
+  let d = DECODED.get(key);
+  if (d === undefined) {
+    const dfa = decode(TABLES[profile][rule]);
+    d = { dfa, walker: (s) => accepts(dfa, s) };
+    DECODED.set(key, d);
   }
-  return walker;
+  return d;
+}
+
+/** The walker of dfa-tables.js's DFA of `rule` under `profile`. */
+function walkerOf(profile, rule) {
+  return decoded(profile, rule).walker;
 }
 
 /**
@@ -156,6 +224,13 @@ function option(options, key) {
 
 /** The walker of the default options (rfc3987bis, IRI-reference), once made. */
 let DEFAULT = null;
+/** Its DFA. */
+let DEFAULT_DFA = null;
+
+/** Whether `s` is an IRI reference of rfc3987bis: isValid without options, with no walker between. */
+function isValidDefault(s) {
+  return accepts(DEFAULT_DFA ?? (DEFAULT_DFA = decoded("rfc3987bis", "IRI-reference").dfa), s);
+}
 
 /** The last few options' values and their walkers, as [profile, rule, walker]. */
 const RECENT = [];
@@ -190,6 +265,7 @@ function hasLoneSurrogate(s) {
   return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s);
 }
 
+exports.isValidDefault = isValidDefault;
 exports.walkerFor = walkerFor;
 exports.walkerForOptions = walkerForOptions;
 exports.hasLoneSurrogate = hasLoneSurrogate;

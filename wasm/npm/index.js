@@ -31,6 +31,7 @@ function notAString(fn, name, value) {
 
 function isValid(s, options) {
   if (typeof s !== "string") throw notAString("isValid", undefined, s);
+  if (options === undefined) return fast.isValidDefault(s);
   const walker = fast.walkerForOptions(options);
   if (walker !== null) return walker(s);
   // The module reads the options (and throws when they are wrong) first.

@@ -126,21 +126,36 @@ function accepts(d, s) {
   const units = d.units;
   const columns = d.columns;
   const n = d.n;
+  const length = s.length;
   let q = START;
-  for (let i = 0; i < s.length; i++) {
+  let i = 0;
+  while (i < length) {
     const c = s.charCodeAt(i);
     if (c < 0x80) {
+      // Two ASCII code units a turn when they come in pairs: half the
+      // turns of the loop, half the tests for the dead state.
+      if (i + 1 < length) {
+        const e = s.charCodeAt(i + 1);
+        if (e < 0x80) {
+          q = bytes[(bytes[(q << 8) | c] << 8) | e];
+          i += 2;
+          if (q === 0) return false;
+          continue;
+        }
+      }
       q = bytes[(q << 8) | c];
+      i++;
     } else {
       const k = units[c];
       if (k !== SURROGATE) {
         q = columns[k * n + q];
+        i++;
       } else {
         // A high surrogate and the low one after it: one code point of
         // four UTF-8 bytes. NaN past the end fails the test.
         const e = s.charCodeAt(i + 1);
         if (c > 0xdbff || !(e >= 0xdc00 && e <= 0xdfff)) return false;
-        i++;
+        i += 2;
         const p = ((c - 0xd800) << 10) + (e - 0xdc00) + 0x10000;
         q = bytes[(q << 8) | 0xf0 | (p >> 18)];
         q = bytes[(q << 8) | 0x80 | ((p >> 12) & 0x3f)];

@@ -34,6 +34,7 @@ mkdir -p "$out"
 (cd wasm && cargo build --locked --release --target wasm32-unknown-unknown)
 wasm-bindgen --target nodejs --out-dir "$out/npm" --out-name iribis "$wasm"
 cp wasm/npm/package.json wasm/npm/README.md wasm/npm/index.js wasm/npm/ajv.js wasm/npm/ajv.d.ts \
+    wasm/npm/fast.js wasm/npm/dfa-tables.js \
     LICENSE-MIT LICENSE-APACHE "$out/npm/"
 # The package's version is the crate's.
 crate_version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)

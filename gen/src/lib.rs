@@ -37,6 +37,7 @@
 pub mod catalogue;
 pub mod corpus;
 pub mod encodings;
+pub mod js;
 pub mod lookalikes;
 
 use std::collections::{HashMap, HashSet};
@@ -61,10 +62,11 @@ pub const FOLDER: &str = "src/fast/tables";
 
 /// Every file the generators write, as (path relative to the repository
 /// root, contents), from the repository at `root`: the syntax files of
-/// `iribis-gen-syntax`, the DFA tables ([`files`]), the look-alike table
-/// ([`lookalikes`]), the grammar lab's corpus ([`corpus`]), the documents in
-/// every encoding ([`encodings`]) and the catalogue table of
-/// `docs/check.md` ([`catalogue`]).
+/// `iribis-gen-syntax`, the DFA tables ([`files`]), the npm package's DFA
+/// module ([`js`]), the look-alike table ([`lookalikes`]), the grammar
+/// lab's corpus ([`corpus`]), the documents in every encoding
+/// ([`encodings`]) and the catalogue table of `docs/check.md`
+/// ([`catalogue`]).
 pub fn every_file(root: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, String> {
     let read =
         |path: &str| std::fs::read_to_string(root.join(path)).map_err(|e| format!("{path}: {e}"));
@@ -73,6 +75,7 @@ pub fn every_file(root: &std::path::Path) -> Result<Vec<(String, Vec<u8>)>, Stri
         .map(|(path, text)| (path, text.into_bytes()))
         .collect();
     all.extend(files()?);
+    all.push((js::PATH.to_owned(), js::module()?.into_bytes()));
     let lookalikes = lookalikes::table(&read(lookalikes::DATA)?)?;
     all.push((lookalikes::PATH.to_owned(), lookalikes.into_bytes()));
     all.extend(corpus::files(root));

@@ -1,17 +1,17 @@
 // An ajv format plugin: `iri`, `iri-reference`, `uri` and `uri-reference`
-// checked by iribis (WebAssembly) instead of regular expressions: `iri` and
-// `iri-reference` by draft-ietf-iri-3987bis-13 (the rules IRI and
-// IRI-reference), `uri` and `uri-reference` by RFC 3986 (URI and
-// URI-reference).
+// checked by iribis (its DFAs walked in JavaScript: fast.js) instead of
+// regular expressions: `iri` and `iri-reference` by
+// draft-ietf-iri-3987bis-13 (the rules IRI and IRI-reference), `uri` and
+// `uri-reference` by RFC 3986 (URI and URI-reference).
 //
 //   const Ajv = require("ajv/dist/2020");
 //   const ajv = require("iribis/ajv")(new Ajv());
 //   ajv.validate({ format: "iri" }, "http://例え.jp/"); // true
 "use strict";
 
-// The module's own Validator, not index.js's: ajv applies a string format
+// fast.js's walkers, not index.js's Validator: ajv applies a string format
 // to strings only, so the check of the argument's type would be redundant.
-const { Validator } = require("./iribis.js");
+const { walkerFor } = require("./fast.js");
 
 /** Each format, the rule and the profile it is checked with. */
 const FORMATS = Object.freeze({
@@ -33,8 +33,7 @@ function iribisFormats(ajv, formats) {
     if (!options) {
       throw new RangeError(`unknown format ${JSON.stringify(name)}: iribis checks ${Object.keys(FORMATS).join(", ")}`);
     }
-    const validator = new Validator(options);
-    ajv.addFormat(name, { type: "string", validate: (s) => validator.isValid(s) });
+    ajv.addFormat(name, { type: "string", validate: walkerFor(options.profile, options.rule) });
   }
   return ajv;
 }

@@ -6,9 +6,15 @@
 // a TypeError about `.length`. Here such an argument is a TypeError that
 // names the function, the argument and what it got, before the module is
 // entered. Options objects are checked by the module itself.
+//
+// isValid and Validator.isValid walk the reference rules' DFAs in
+// JavaScript (fast.js) and enter the module for the other rules; a string
+// with a lone surrogate, which the glue would pass as U+FFFD, is valid by
+// no rule.
 "use strict";
 
 const wasm = require("./iribis.js");
+const fast = require("./fast.js");
 
 /** What `value` is, for the message: its `typeof`, or "null" or "array". */
 function describe(value) {
@@ -25,7 +31,12 @@ function notAString(fn, name, value) {
 
 function isValid(s, options) {
   if (typeof s !== "string") throw notAString("isValid", undefined, s);
-  return wasm.isValid(s, options);
+  if (options === undefined) return fast.isValidDefault(s);
+  const walker = fast.walkerForOptions(options);
+  if (walker !== null) return walker(s);
+  // The module reads the options (and throws when they are wrong) first.
+  const valid = wasm.isValid(s, options);
+  return valid && !fast.hasLoneSurrogate(s);
 }
 
 function parse(s, options) {
@@ -76,11 +87,23 @@ function readings(s, options) {
   return wasm.readings(s, options);
 }
 
-/** The module's Validator, its `isValid` checking its argument first. */
+/**
+ * The module's Validator (which reads and checks the options), its
+ * `isValid` checking its argument first and walking the rule's DFA in
+ * JavaScript when fast.js has it.
+ */
 class Validator extends wasm.Validator {
+  #walker;
+
+  constructor(options) {
+    super(options);
+    this.#walker = fast.walkerForOptions(options);
+  }
+
   isValid(s) {
     if (typeof s !== "string") throw notAString("Validator.isValid", undefined, s);
-    return super.isValid(s);
+    if (this.#walker !== null) return this.#walker(s);
+    return super.isValid(s) && !fast.hasLoneSurrogate(s);
   }
 }
 

@@ -86,17 +86,19 @@ use iribis::check::{Checker, Code, Report, Severity, Violation};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Format {
-    /// N-Triples (RDF 1.1): `<...>` IRIs.
+    /// N-Triples (RDF 1.1): `<...>` IRIs, absolute only (a relative one is
+    /// `RDF_RELATIVE_IRI`, not resolved).
     NTriples,
-    /// N-Quads (RDF 1.1): `<...>` IRIs.
+    /// N-Quads (RDF 1.1): `<...>` IRIs, absolute only.
     NQuads,
     /// Turtle (RDF 1.1): `<...>` IRIs and prefixed names, `@base`,
     /// `@prefix`.
     Turtle,
     /// TriG (RDF 1.1): as Turtle, with graphs.
     TriG,
-    /// RDF/XML: `rdf:about`, `rdf:resource`, `rdf:datatype`, `rdf:ID`,
-    /// `xml:base`, namespaces, and the names of properties and types.
+    /// RDF/XML: `rdf:about`, `rdf:resource`, `rdf:datatype`, `rdf:type`
+    /// (as a property attribute), `rdf:ID`, `xml:base`, namespaces, and the
+    /// names of properties and types.
     RdfXml,
     /// HTML: `href`, `src`, `srcset`, `action`, `formaction`, `cite`,
     /// `data`, `poster`, `manifest`; `<base href>` sets the base.

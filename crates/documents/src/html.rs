@@ -266,11 +266,18 @@ impl Pass<'_> {
             Rc::clone(&done),
         );
         let watch_meta = tentative;
+        // Muted (a file past the bound, read again later), only a `<meta>`
+        // is looked for.
+        let collecting = Rc::new(Cell::new(true));
+        let c = Rc::clone(&collecting);
         let settings = Settings::new()
             .append_element_content_handler(element!("*", move |el| {
                 let tag = el.tag_name();
                 if watch_meta && tag == "meta" && m.get().is_none() {
                     m.set(meta_charset(el));
+                }
+                if !c.get() {
+                    return Ok(());
                 }
                 let mut seen: Vec<String> = Vec::new();
                 let mut first = None;
@@ -325,7 +332,9 @@ impl Pass<'_> {
         let mut muted = false;
         loop {
             let n = read_chunk(&mut decoded, &mut chunk)?;
-            places.tracker.borrow_mut().push(&chunk[..n]);
+            if !muted {
+                places.tracker.borrow_mut().push(&chunk[..n]);
+            }
             let result = match (n, rewriter.as_mut()) {
                 (0, _) => rewriter.take().map_or(Ok(()), HtmlRewriter::end),
                 (_, Some(r)) => r.write(&chunk[..n]),
@@ -342,7 +351,8 @@ impl Pass<'_> {
                     batch.push(f);
                     Ok(())
                 };
-                for a in ready {
+                // Muted, nothing is given: the document is read again.
+                for a in ready.into_iter().filter(|_| !muted) {
                     emit(&mut places, a, &mut base, &mut base_set, &mut out)?;
                 }
                 if let Err(e) = result {
@@ -372,6 +382,7 @@ impl Pass<'_> {
                     holding = false;
                     if seekable {
                         muted = true;
+                        collecting.set(false);
                         held.clear();
                     } else {
                         // A stream past the bound: what is held is given,
@@ -394,11 +405,13 @@ impl Pass<'_> {
             }
             // Nothing before the last tag, text or comment is asked for
             // again, nor anything lol_html cannot hold any more.
-            let limit = read.saturating_sub(HTML_MEMORY_LIMIT as u64);
-            places
-                .tracker
-                .borrow_mut()
-                .locate((done.get() as u64).max(limit));
+            if !muted {
+                let limit = read.saturating_sub(HTML_MEMORY_LIMIT as u64);
+                places
+                    .tracker
+                    .borrow_mut()
+                    .locate((done.get() as u64).max(limit));
+            }
             if n == 0 {
                 break;
             }

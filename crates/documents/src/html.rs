@@ -176,6 +176,7 @@ pub(crate) fn scan_html(
     let mut encoding = detected.encoding;
     let mut tentative = detected.tentative;
     let mut bom = detected.bom;
+    let mut find_meta = false;
     if !tentative {
         source.forget();
     }
@@ -189,13 +190,19 @@ pub(crate) fn scan_html(
             encoding,
             bom,
             tentative,
+            find_meta,
         };
         match pass.run(&mut source, std::mem::take(&mut head), sink)? {
-            Some(new) if source.rewind()? => {
+            Next::Again(new) if source.rewind()? => {
                 encoding = new;
                 tentative = false;
+                find_meta = false;
                 bom = 0;
                 source.forget();
+            }
+            Next::FindMeta if source.rewind()? => {
+                find_meta = true;
+                bom = 0;
             }
             _ => return Ok(encoding),
         }
@@ -226,6 +233,19 @@ struct Pass<'o> {
     encoding: &'static Encoding,
     bom: usize,
     tentative: bool,
+    /// Only to find the first `<meta>` (a file past the bound whose text
+    /// has one): nothing is given, the document is read again after.
+    find_meta: bool,
+}
+
+/// What follows a reading.
+enum Next {
+    /// Nothing: the document has been read.
+    Done,
+    /// Read it again from the start, in this encoding, now certain.
+    Again(&'static Encoding),
+    /// Read it again from the start only to find its first `<meta>`.
+    FindMeta,
 }
 
 /// A `<meta>` with a charset, as the tree builder meets it (HTML
@@ -243,7 +263,7 @@ impl Pass<'_> {
         source: &mut Source<'_>,
         head: Vec<u8>,
         sink: &mut dyn FnMut(Found) -> io::Result<()>,
-    ) -> io::Result<Option<&'static Encoding>> {
+    ) -> io::Result<Next> {
         let mut tentative = self.tentative;
         let seekable = matches!(source, Source::Seekable { .. });
         let mut decoded = Decoded::new(&mut *source, head, self.bom, self.encoding);
@@ -266,17 +286,16 @@ impl Pass<'_> {
             Rc::clone(&done),
         );
         let watch_meta = tentative;
-        // Muted (a file past the bound, read again later), only a `<meta>`
-        // is looked for.
-        let collecting = Rc::new(Cell::new(true));
-        let c = Rc::clone(&collecting);
+        // Finding the first `<meta>` only (a file past the bound), no
+        // attribute is collected.
+        let collecting = !self.find_meta;
         let settings = Settings::new()
             .append_element_content_handler(element!("*", move |el| {
                 let tag = el.tag_name();
                 if watch_meta && tag == "meta" && m.get().is_none() {
                     m.set(meta_charset(el));
                 }
-                if !c.get() {
+                if !collecting {
                     return Ok(());
                 }
                 let mut seen: Vec<String> = Vec::new();
@@ -327,9 +346,11 @@ impl Pass<'_> {
         // While the encoding is tentative and the document within the
         // bound, the items found are held; a file past the bound keeps
         // none (`muted`): it is read again once the encoding is certain.
-        let mut holding = tentative;
+        let mut holding = tentative && !self.find_meta;
         let mut held: Vec<Found> = Vec::new();
-        let mut muted = false;
+        let muted = self.find_meta;
+        // The chunk before this one, for `skim_for_meta`.
+        let mut previous: Vec<u8> = Vec::new();
         loop {
             let n = read_chunk(&mut decoded, &mut chunk)?;
             if !muted {
@@ -366,7 +387,7 @@ impl Pass<'_> {
                     // another has the document read again from the start.
                     tentative = false;
                     if muted || (new != self.encoding && decoded.inner_mut().rewindable()) {
-                        return Ok(Some(new));
+                        return Ok(Next::Again(new));
                     }
                     if new != self.encoding {
                         let f = not_reread(&mut places, at as u64, self.encoding, new);
@@ -381,9 +402,18 @@ impl Pass<'_> {
                 } else if holding && read > HTML_REREAD_LIMIT as u64 {
                     holding = false;
                     if seekable {
-                        muted = true;
-                        collecting.set(false);
-                        held.clear();
+                        // A file: what is held is dropped, and it is read
+                        // again. Whether it has a `<meta>` at all is a
+                        // scan of its text (this chunk, the one before,
+                        // which may hold the start of a tag lol_html has
+                        // not finished, and the rest), much quicker than
+                        // tokenizing it.
+                        let meta_ahead = skim_for_meta(&previous, &chunk[..n], &mut decoded)?;
+                        return Ok(if meta_ahead {
+                            Next::FindMeta
+                        } else {
+                            Next::Again(self.encoding)
+                        });
                     } else {
                         // A stream past the bound: what is held is given,
                         // and a change after this cannot be read again.
@@ -415,16 +445,56 @@ impl Pass<'_> {
             if n == 0 {
                 break;
             }
+            if holding {
+                previous.clear();
+                previous.extend_from_slice(&chunk[..n]);
+            }
         }
         if muted {
-            // A file read past the bound without a `<meta>`: read again,
+            // Read to its end without a `<meta>` that counts: read again,
             // the encoding now certain, to give its items.
-            return Ok(Some(self.encoding));
+            return Ok(Next::Again(self.encoding));
         }
         for f in held {
             sink(f)?;
         }
-        Ok(None)
+        Ok(Next::Done)
+    }
+}
+
+/// Whether `<meta` (in any case) is in `previous`, `current` or the rest of
+/// `decoded`, which this reads to its end: where there is none, no `meta`
+/// element can change the encoding.
+fn skim_for_meta(previous: &[u8], current: &[u8], decoded: &mut impl Read) -> io::Result<bool> {
+    let has = |bytes: &[u8]| {
+        memchr::memchr_iter(b'<', bytes).any(|i| {
+            bytes
+                .get(i + 1..i + 5)
+                .is_some_and(|w| w.eq_ignore_ascii_case(b"meta"))
+        })
+    };
+    // Each piece with the last four bytes before it.
+    let mut buf = vec![0; CHUNK + 4];
+    let mut carry: Vec<u8> = Vec::with_capacity(4);
+    for piece in [previous, current] {
+        let mut joined = std::mem::take(&mut carry);
+        joined.extend_from_slice(piece);
+        if has(&joined) {
+            return Ok(true);
+        }
+        carry = joined[joined.len().saturating_sub(4)..].to_vec();
+    }
+    loop {
+        let k = carry.len();
+        buf[..k].copy_from_slice(&carry);
+        let n = read_chunk(decoded, &mut buf[k..k + CHUNK])?;
+        if n == 0 {
+            return Ok(false);
+        }
+        if has(&buf[..k + n]) {
+            return Ok(true);
+        }
+        carry = buf[(k + n).saturating_sub(4)..k + n].to_vec();
     }
 }
 

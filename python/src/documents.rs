@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 
 use iribis::check::{Checker, Report, Violation as Finding};
-use iribis_documents::{read, Format, Found, Options, Undecodable, What};
+use std::io::Cursor;
+
+use iribis_documents::{read, read_seekable, Format, Found, Options, Undecodable, What};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -146,7 +148,12 @@ impl Record {
 /// resolved, or the IRI a name stands for), ``encoding`` (the WHATWG name
 /// of the document's encoding); a syntax error has ``syntax_error``
 /// (``format``, ``message``, ``byte``), an IRI whose octets the encoding
-/// cannot decode an ``error``.
+/// cannot decode an ``error``. A finding about the document as a whole has
+/// an empty ``input`` and one violation: ``DOCUMENT_REPLACEMENT_ENCODING``
+/// (an HTML page browsers decode as one U+FFFD: no IRI of it is given),
+/// ``DOCUMENT_ENCODING_NOT_REREAD``. An HTML page whose ``<meta>`` after
+/// the first 1,024 bytes changes its guessed encoding is read again from
+/// the start, as browsers do (HTML §13.2.3.4).
 ///
 /// ``path_or_bytes`` is a path (``str`` or ``os.PathLike``: then the base
 /// is the file's ``file:`` IRI unless ``base`` is given) or the document's
@@ -232,14 +239,21 @@ pub(crate) fn check_document<'py>(
             records.push(Record { found, answer });
             Ok(())
         };
+        // Bytes and regular files can be read again from the start (an
+        // HTML page whose late <meta> changes its encoding, HTML
+        // §13.2.3.4), whatever their length; a pipe within its first MiB.
         match source {
-            Source::Backed(bytes) => read(&bytes[..], &options, &mut sink)?,
-            Source::Bytes(bytes) => read(&bytes[..], &options, &mut sink)?,
+            Source::Backed(bytes) => read_seekable(Cursor::new(&bytes[..]), &options, &mut sink)?,
+            Source::Bytes(bytes) => read_seekable(Cursor::new(&bytes[..]), &options, &mut sink)?,
             Source::Path(path) => {
                 let file = std::fs::File::open(&path).map_err(|e| {
                     std::io::Error::new(e.kind(), format!("{}: {e}{str_hint}", path.display()))
                 })?;
-                read(file, &options, &mut sink)?
+                if file.metadata().is_ok_and(|m| m.is_file()) {
+                    read_seekable(file, &options, &mut sink)?
+                } else {
+                    read(file, &options, &mut sink)?
+                }
             }
         }
         Ok(records)

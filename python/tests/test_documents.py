@@ -108,3 +108,60 @@ def test_hostile_documents_are_bounded():
     ).encode()
     records = iribis.check_document(doc, format="rdfxml")
     assert any("billion laughs" in r["syntax_error"]["message"] for r in records if "syntax_error" in r)
+
+
+def _late_meta(filler):
+    """A link in windows-1251 (п), a comment of ``filler`` bytes, a
+    ``<meta charset=windows-1251>``, another link (ж)."""
+    return (
+        b'<a href="http://e/\xef"><!--'
+        + b"x" * filler
+        + b'--><meta charset=windows-1251><a href="http://e/\xe6">'
+    )
+
+
+def test_a_late_meta_reads_the_page_again(tmp_path):
+    # HTML §13.2.3.4: the <meta> past the prescan's 1,024 bytes changes the
+    # guessed encoding, and the page is read again from the start.
+    for filler in (3000, 1024 * 1024 + 10):
+        doc = _late_meta(filler)
+        path = tmp_path / "late.html"
+        path.write_bytes(doc)
+        for source in (doc, path):
+            records = iribis.check_document(source, format="html")
+            assert [(r["input"], r["encoding"]) for r in records] == [
+                ("http://e/п", "windows-1251"),
+                ("http://e/ж", "windows-1251"),
+            ]
+
+
+def test_a_replacement_encoding_has_no_iri():
+    doc = b'<meta charset="iso-2022-kr"><a href="http://e/a b">x</a>'
+    [r] = iribis.check_document(doc, format="html")
+    assert r["input"] == "" and r["valid"] is False
+    assert r["encoding"] == "replacement"
+    assert [v["code"] for v in r["violations"]] == ["DOCUMENT_REPLACEMENT_ENCODING"]
+    [r] = iribis.check_document(
+        doc, format="html", severities={"DOCUMENT_REPLACEMENT_ENCODING": "allow"}
+    )
+    assert r["valid"] is True and r["violations"] == []
+
+
+def test_relative_iris_in_ntriples_are_errors(tmp_path):
+    path = tmp_path / "rel.nt"
+    path.write_bytes(b"<http://e/s> <p> <http://e/o> .\n")
+    records = iribis.check_document(path, format="ntriples")
+    rel = records[1]
+    assert rel["input"] == "p" and rel["valid"] is False
+    assert "resolved" not in rel
+    assert [v["code"] for v in rel["violations"]] == ["RDF_RELATIVE_IRI"]
+
+
+def test_rdf_type_attribute_is_checked():
+    doc = (
+        b'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+        b'<rdf:Description rdf:about="http://example.org/r" rdf:type="http://example.org/a b"/>'
+        b"</rdf:RDF>"
+    )
+    bad = [r for r in iribis.check_document(doc, format="rdfxml") if not r["valid"]]
+    assert [r["input"] for r in bad] == ["http://example.org/a b"]

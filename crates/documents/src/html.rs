@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::rc::Rc;
 
 use lol_html::errors::RewritingError;
@@ -13,6 +13,9 @@ use lol_html::{HtmlRewriter, MemorySettings, Settings, doc_comments, doc_text, e
 
 use super::input::{self, CHUNK, Decoded};
 use super::markup::{Places, decode_references, is_ascii_space, reference};
+use encoding_rs::Encoding;
+use iribis::check::Code;
+
 use super::{Found, Options, Position, Role, What, read_chunk};
 
 /// The most memory lol_html may use for one document (its buffers and
@@ -59,112 +62,498 @@ fn decode(raw: &str) -> String {
     }
 }
 
-/// Reads an HTML document, giving every URL to `sink` in document order.
-/// `<base href>` sets the base of the URLs after it (HTML's base is the
-/// first `base` element with `href`).
+/// How much of a document whose encoding is still tentative is held (its
+/// bytes, when it is read from a stream, and the items found in it), so
+/// that a `<meta>` the parser meets may still change the encoding: the
+/// document is then read again from the start (HTML §13.2.3.4). A stream
+/// past this bound cannot be read again: a change there is the finding
+/// `DOCUMENT_ENCODING_NOT_REREAD`; a file is read again whatever its size.
+pub const HTML_REREAD_LIMIT: usize = 1024 * 1024;
+
+/// Where an HTML document's bytes come from: a stream, whose beginning is
+/// kept while the encoding is tentative, or a file that can be read again.
+pub(crate) enum Source<'r> {
+    /// A stream: `kept` holds its first bytes (`None` once past the bound
+    /// or no longer needed), `at` is the position of the next read in
+    /// them when reading again.
+    Stream {
+        reader: &'r mut dyn Read,
+        kept: Option<Vec<u8>>,
+        at: usize,
+    },
+    /// A file (or anything seekable), starting at `start`.
+    Seekable {
+        reader: &'r mut dyn ReadSeek,
+        start: u64,
+    },
+}
+
+/// Read and Seek, as one trait object.
+pub(crate) trait ReadSeek: Read + Seek {}
+impl<T: Read + Seek> ReadSeek for T {}
+
+impl Source<'_> {
+    /// Whether the document can be read again from its start.
+    fn rewindable(&self) -> bool {
+        match self {
+            Source::Stream { kept, .. } => kept.is_some(),
+            Source::Seekable { .. } => true,
+        }
+    }
+
+    /// Reads from the start again: false when it cannot.
+    fn rewind(&mut self) -> io::Result<bool> {
+        match self {
+            Source::Stream {
+                kept: Some(_), at, ..
+            } => {
+                *at = 0;
+                Ok(true)
+            }
+            Source::Stream { kept: None, .. } => Ok(false),
+            Source::Seekable { reader, start } => {
+                reader.seek(SeekFrom::Start(*start))?;
+                Ok(true)
+            }
+        }
+    }
+
+    /// The encoding is certain: the beginning is no longer needed.
+    fn forget(&mut self) {
+        if let Source::Stream { kept, at, .. } = self
+            && kept.as_ref().is_some_and(|k| *at >= k.len())
+        {
+            *kept = None;
+        }
+    }
+}
+
+impl Read for Source<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::Stream { reader, kept, at } => {
+                if let Some(k) = kept
+                    && *at < k.len()
+                {
+                    let n = buf.len().min(k.len() - *at);
+                    buf[..n].copy_from_slice(&k[*at..*at + n]);
+                    *at += n;
+                    return Ok(n);
+                }
+                let n = reader.read(buf)?;
+                if let Some(k) = kept {
+                    if k.len() + n > HTML_REREAD_LIMIT {
+                        *kept = None;
+                    } else {
+                        k.extend_from_slice(&buf[..n]);
+                        *at = k.len();
+                    }
+                }
+                Ok(n)
+            }
+            Source::Seekable { reader, .. } => reader.read(buf),
+        }
+    }
+}
+
+/// Reads an HTML document from `reader`, giving every URL to `sink` in
+/// document order; gives the encoding it was read in. `<base href>` sets
+/// the base of the URLs after it (HTML's base is the first `base` element
+/// with `href`).
+///
+/// The encoding (HTML §13.2.3): a byte order mark or the caller's is
+/// certain; the prescan's or the guess's is tentative, and the first
+/// `<meta>` with a charset the parser meets makes it certain, or, naming
+/// another encoding, has the document read again from the start in that
+/// one (§13.2.3.4). While it is tentative, the items found are held.
 pub(crate) fn scan_html(
     options: &Options,
-    mut reader: impl Read,
+    mut source: Source<'_>,
     sink: &mut dyn FnMut(Found) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut head = input::read_head(&mut reader, 1024)?;
-    let detected = input::detect_html(&mut head, &mut reader, options.encoding)?;
-    let mut decoded = Decoded::new(reader, head, detected.bom, detected.encoding);
-    let mut places = Places {
-        tracker: Rc::default(),
-        bom: detected.bom as u64,
-        encoding: detected.encoding,
-        bads: Rc::clone(&decoded.bad),
-    };
-    let found_attributes: Rc<RefCell<Vec<Attribute>>> = Rc::default();
-    // The start of the last tag, text or comment lol_html gave: no
-    // position before it is asked for again.
-    let done = Rc::new(Cell::new(0usize));
-    let (t, d0, d1, d2) = (
-        Rc::clone(&found_attributes),
-        Rc::clone(&done),
-        Rc::clone(&done),
-        Rc::clone(&done),
-    );
-    let settings = Settings::new()
-        .append_element_content_handler(element!("*", move |el| {
-            let tag = el.tag_name();
-            let mut seen: Vec<String> = Vec::new();
-            let mut first = None;
-            for a in el.attributes() {
-                let name = a.name();
-                // HTML keeps the first of a duplicated attribute (HTML
-                // Living Standard §13.2.5.33, a parse error).
-                if seen.contains(&name) {
-                    continue;
-                }
-                seen.push(name.clone());
-                let Some(value) = a.value_source_location() else {
-                    continue;
-                };
-                first.get_or_insert(value.bytes().start);
-                if !URL_ATTRIBUTES.contains(&name.as_str()) {
-                    continue;
-                }
-                t.borrow_mut().push(Attribute {
-                    tag: tag.clone(),
-                    name,
-                    raw: a.value(),
-                    start: value.bytes().start,
-                });
-            }
-            if let Some(start) = first {
-                d0.set(d0.get().max(start));
-            }
-            Ok(())
-        }))
-        .append_document_content_handler(doc_text!(move |text| {
-            d1.set(d1.get().max(text.source_location().bytes().end));
-            Ok(())
-        }))
-        .append_document_content_handler(doc_comments!(move |c| {
-            d2.set(d2.get().max(c.source_location().bytes().end));
-            Ok(())
-        }));
-    let settings = settings.with_memory_settings(
-        MemorySettings::new().with_max_allowed_memory_usage(HTML_MEMORY_LIMIT),
-    );
-    let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
-    let mut base = options.base.clone();
-    let mut base_set = false;
-    let mut chunk = vec![0; CHUNK];
-    let mut read = 0u64;
+) -> io::Result<&'static Encoding> {
+    let mut head = input::read_head(&mut source, 1024)?;
+    let detected = input::detect_html(&mut head, &mut source, options.encoding)?;
+    let mut encoding = detected.encoding;
+    let mut tentative = detected.tentative;
+    let mut bom = detected.bom;
+    let mut find_meta = false;
+    if !tentative {
+        source.forget();
+    }
     loop {
-        let n = read_chunk(&mut decoded, &mut chunk)?;
-        places.tracker.borrow_mut().push(&chunk[..n]);
-        let result = if n > 0 {
-            rewriter.write(&chunk[..n])
-        } else {
-            Ok(())
+        if encoding == encoding_rs::REPLACEMENT {
+            sink(replacement(encoding))?;
+            return Ok(encoding);
+        }
+        let pass = Pass {
+            options,
+            encoding,
+            bom,
+            tentative,
+            find_meta,
         };
-        read += n as u64;
-        let ready = std::mem::take(&mut *found_attributes.borrow_mut());
-        for a in ready {
-            emit(&mut places, a, &mut base, &mut base_set, sink)?;
+        match pass.run(&mut source, std::mem::take(&mut head), sink)? {
+            Next::Again(new) if source.rewind()? => {
+                encoding = new;
+                tentative = false;
+                find_meta = false;
+                bom = 0;
+                source.forget();
+            }
+            Next::FindMeta if source.rewind()? => {
+                find_meta = true;
+                bom = 0;
+            }
+            _ => return Ok(encoding),
         }
-        if let Err(e) = result {
-            return sink(overrun(&mut places, read, e)?);
+    }
+}
+
+/// The finding of a document in the replacement encoding.
+fn replacement(encoding: &'static Encoding) -> Found {
+    let message = "the document declares a label of the replacement encoding (WHATWG Encoding §4.2, §14.1: csiso2022kr, hz-gb-2312, iso-2022-cn, iso-2022-cn-ext, iso-2022-kr, replacement): browsers decode it as a single U+FFFD (HTML §13.2.3), so no element of it is seen and no link followed, and no IRI of it is reported; declare the encoding the document is in".to_owned();
+    Found {
+        offset: 0,
+        line: 1,
+        column: 1,
+        role: Role::default(),
+        what: What::DocumentFinding {
+            code: Code::DocumentReplacementEncoding,
+            message,
+        },
+        encoding: encoding.name(),
+        undecodable: None,
+        absolute_only: false,
+    }
+}
+
+/// One reading of the document in one encoding.
+struct Pass<'o> {
+    options: &'o Options,
+    encoding: &'static Encoding,
+    bom: usize,
+    tentative: bool,
+    /// Only to find the first `<meta>` (a file past the bound whose text
+    /// has one): nothing is given, the document is read again after.
+    find_meta: bool,
+}
+
+/// What follows a reading.
+enum Next {
+    /// Nothing: the document has been read.
+    Done,
+    /// Read it again from the start, in this encoding, now certain.
+    Again(&'static Encoding),
+    /// Read it again from the start only to find its first `<meta>`.
+    FindMeta,
+}
+
+/// A `<meta>` with a charset, as the tree builder meets it (HTML
+/// §13.2.6.4.4, "in head", a `meta` start tag): the encoding it names and
+/// the offset of its attribute's value.
+type MetaSeen = Rc<Cell<Option<(&'static Encoding, usize)>>>;
+
+impl Pass<'_> {
+    /// Reads the document from `source` (its first bytes in `head`), giving
+    /// its items to `sink`; Some(encoding) when a `<meta>` changes the
+    /// encoding and the document is to be read again from the start (or
+    /// when a file past the hold bound is to be read again as certain).
+    fn run(
+        &self,
+        source: &mut Source<'_>,
+        head: Vec<u8>,
+        sink: &mut dyn FnMut(Found) -> io::Result<()>,
+    ) -> io::Result<Next> {
+        let mut tentative = self.tentative;
+        let seekable = matches!(source, Source::Seekable { .. });
+        let mut decoded = Decoded::new(&mut *source, head, self.bom, self.encoding);
+        let mut places = Places {
+            tracker: Rc::default(),
+            bom: self.bom as u64,
+            encoding: self.encoding,
+            bads: Rc::clone(&decoded.bad),
+        };
+        let found_attributes: Rc<RefCell<Vec<Attribute>>> = Rc::default();
+        let meta: MetaSeen = Rc::default();
+        // The start of the last tag, text or comment lol_html gave: no
+        // position before it is asked for again.
+        let done = Rc::new(Cell::new(0usize));
+        let (t, m, d0, d1, d2) = (
+            Rc::clone(&found_attributes),
+            Rc::clone(&meta),
+            Rc::clone(&done),
+            Rc::clone(&done),
+            Rc::clone(&done),
+        );
+        let watch_meta = tentative;
+        // Finding the first `<meta>` only (a file past the bound), no
+        // attribute is collected.
+        let collecting = !self.find_meta;
+        let settings = Settings::new()
+            .append_element_content_handler(element!("*", move |el| {
+                let tag = el.tag_name();
+                if watch_meta && tag == "meta" && m.get().is_none() {
+                    m.set(meta_charset(el));
+                }
+                if !collecting {
+                    return Ok(());
+                }
+                let mut seen: Vec<String> = Vec::new();
+                let mut first = None;
+                for a in el.attributes() {
+                    let name = a.name();
+                    // HTML keeps the first of a duplicated attribute (HTML
+                    // Living Standard §13.2.5.33, a parse error).
+                    if seen.contains(&name) {
+                        continue;
+                    }
+                    seen.push(name.clone());
+                    let Some(value) = a.value_source_location() else {
+                        continue;
+                    };
+                    first.get_or_insert(value.bytes().start);
+                    if !URL_ATTRIBUTES.contains(&name.as_str()) {
+                        continue;
+                    }
+                    t.borrow_mut().push(Attribute {
+                        tag: tag.clone(),
+                        name,
+                        raw: a.value(),
+                        start: value.bytes().start,
+                    });
+                }
+                if let Some(start) = first {
+                    d0.set(d0.get().max(start));
+                }
+                Ok(())
+            }))
+            .append_document_content_handler(doc_text!(move |text| {
+                d1.set(d1.get().max(text.source_location().bytes().end));
+                Ok(())
+            }))
+            .append_document_content_handler(doc_comments!(move |c| {
+                d2.set(d2.get().max(c.source_location().bytes().end));
+                Ok(())
+            }));
+        let settings = settings.with_memory_settings(
+            MemorySettings::new().with_max_allowed_memory_usage(HTML_MEMORY_LIMIT),
+        );
+        let mut rewriter = Some(HtmlRewriter::new(settings, |_: &[u8]| {}));
+        let mut base = self.options.base.clone();
+        let mut base_set = false;
+        let mut chunk = vec![0; CHUNK];
+        let mut read = 0u64;
+        // While the encoding is tentative and the document within the
+        // bound, the items found are held; a file past the bound keeps
+        // none (`muted`): it is read again once the encoding is certain.
+        let mut holding = tentative && !self.find_meta;
+        let mut held: Vec<Found> = Vec::new();
+        let muted = self.find_meta;
+        // The chunk before this one, for `skim_for_meta`.
+        let mut previous: Vec<u8> = Vec::new();
+        loop {
+            let n = read_chunk(&mut decoded, &mut chunk)?;
+            if !muted {
+                places.tracker.borrow_mut().push(&chunk[..n]);
+            }
+            let result = match (n, rewriter.as_mut()) {
+                (0, _) => rewriter.take().map_or(Ok(()), HtmlRewriter::end),
+                (_, Some(r)) => r.write(&chunk[..n]),
+                (_, None) => Ok(()),
+            };
+            read += n as u64;
+            let stopped = result.is_err();
+            let ready = std::mem::take(&mut *found_attributes.borrow_mut());
+            // This chunk's items, in document order: a finding about a
+            // `<meta>` goes among them.
+            let mut batch: Vec<Found> = Vec::new();
+            {
+                let mut out = |f: Found| -> io::Result<()> {
+                    batch.push(f);
+                    Ok(())
+                };
+                // Muted, nothing is given: the document is read again.
+                for a in ready.into_iter().filter(|_| !muted) {
+                    emit(&mut places, a, &mut base, &mut base_set, &mut out)?;
+                }
+                if let Err(e) = result {
+                    let error = overrun(&mut places, read, e)?;
+                    out(error)?;
+                }
+            }
+            if tentative {
+                if let Some((new, at)) = meta.take() {
+                    // HTML §13.2.3.4: the same encoding makes it certain;
+                    // another has the document read again from the start.
+                    tentative = false;
+                    if muted || (new != self.encoding && decoded.inner_mut().rewindable()) {
+                        return Ok(Next::Again(new));
+                    }
+                    if new != self.encoding {
+                        let f = not_reread(&mut places, at as u64, self.encoding, new);
+                        let k = batch.partition_point(|b| b.offset <= f.offset);
+                        batch.insert(k, f);
+                    }
+                    holding = false;
+                    for f in held.drain(..) {
+                        sink(f)?;
+                    }
+                    decoded.inner_mut().forget();
+                } else if holding && read > HTML_REREAD_LIMIT as u64 {
+                    holding = false;
+                    if seekable {
+                        // A file: what is held is dropped, and it is read
+                        // again. Whether it has a `<meta>` at all is a
+                        // scan of its text (this chunk, the one before,
+                        // which may hold the start of a tag lol_html has
+                        // not finished, and the rest), much quicker than
+                        // tokenizing it.
+                        let meta_ahead = skim_for_meta(&previous, &chunk[..n], &mut decoded)?;
+                        return Ok(if meta_ahead {
+                            Next::FindMeta
+                        } else {
+                            Next::Again(self.encoding)
+                        });
+                    } else {
+                        // A stream past the bound: what is held is given,
+                        // and a change after this cannot be read again.
+                        for f in held.drain(..) {
+                            sink(f)?;
+                        }
+                    }
+                }
+            }
+            if holding {
+                held.append(&mut batch);
+            } else if !muted {
+                for f in batch {
+                    sink(f)?;
+                }
+            }
+            if stopped {
+                break;
+            }
+            // Nothing before the last tag, text or comment is asked for
+            // again, nor anything lol_html cannot hold any more.
+            if !muted {
+                let limit = read.saturating_sub(HTML_MEMORY_LIMIT as u64);
+                places
+                    .tracker
+                    .borrow_mut()
+                    .locate((done.get() as u64).max(limit));
+            }
+            if n == 0 {
+                break;
+            }
+            if holding {
+                previous.clear();
+                previous.extend_from_slice(&chunk[..n]);
+            }
         }
-        // Nothing before the last tag, text or comment is asked for again,
-        // nor anything lol_html cannot hold any more.
-        let limit = read.saturating_sub(HTML_MEMORY_LIMIT as u64);
-        places
-            .tracker
-            .borrow_mut()
-            .locate((done.get() as u64).max(limit));
+        if muted {
+            // Read to its end without a `<meta>` that counts: read again,
+            // the encoding now certain, to give its items.
+            return Ok(Next::Again(self.encoding));
+        }
+        for f in held {
+            sink(f)?;
+        }
+        Ok(Next::Done)
+    }
+}
+
+/// Whether `<meta` (in any case) is in `previous`, `current` or the rest of
+/// `decoded`, which this reads to its end: where there is none, no `meta`
+/// element can change the encoding.
+fn skim_for_meta(previous: &[u8], current: &[u8], decoded: &mut impl Read) -> io::Result<bool> {
+    let has = |bytes: &[u8]| {
+        memchr::memchr_iter(b'<', bytes).any(|i| {
+            bytes
+                .get(i + 1..i + 5)
+                .is_some_and(|w| w.eq_ignore_ascii_case(b"meta"))
+        })
+    };
+    // Each piece with the last four bytes before it.
+    let mut buf = vec![0; CHUNK + 4];
+    let mut carry: Vec<u8> = Vec::with_capacity(4);
+    for piece in [previous, current] {
+        let mut joined = std::mem::take(&mut carry);
+        joined.extend_from_slice(piece);
+        if has(&joined) {
+            return Ok(true);
+        }
+        carry = joined[joined.len().saturating_sub(4)..].to_vec();
+    }
+    loop {
+        let k = carry.len();
+        buf[..k].copy_from_slice(&carry);
+        let n = read_chunk(decoded, &mut buf[k..k + CHUNK])?;
         if n == 0 {
-            break;
+            return Ok(false);
         }
+        if has(&buf[..k + n]) {
+            return Ok(true);
+        }
+        carry = buf[(k + n).saturating_sub(4)..k + n].to_vec();
     }
-    match rewriter.end() {
-        Ok(()) => Ok(()),
-        Err(e) => sink(overrun(&mut places, read, e)?),
+}
+
+/// The encoding a `meta` element names as the tree builder reads it (HTML
+/// §13.2.6.4.4, "in head", a start tag "meta"): its `charset`, else the
+/// charset in the `content` of one with `http-equiv="Content-Type"`; and
+/// the offset of that attribute's value. A `meta` inside SVG or MathML
+/// counts too: it breaks out of foreign content (§13.2.6.5).
+fn meta_charset(
+    el: &lol_html::html_content::Element<'_, '_>,
+) -> Option<(&'static Encoding, usize)> {
+    let at = |name: &str| {
+        el.attributes()
+            .iter()
+            .find(|a| a.name() == name)
+            .and_then(|a| a.value_source_location())
+            .map_or(0, |l| l.bytes().start)
+    };
+    if let Some(charset) = el.get_attribute("charset")
+        && let Some(e) = input::meta_encoding(charset.trim_matches(is_ascii_space).as_bytes())
+    {
+        return Some((e, at("charset")));
     }
+    let pragma = el
+        .get_attribute("http-equiv")
+        .is_some_and(|v| v.eq_ignore_ascii_case("content-type"));
+    let content = el.get_attribute("content")?;
+    if !pragma {
+        return None;
+    }
+    let e = input::charset_from_content(content.as_bytes())?;
+    Some((e, at("content")))
+}
+
+/// The finding of a `<meta>` that changes a tentative encoding in a stream
+/// that cannot be read again.
+fn not_reread(
+    places: &mut Places,
+    at: u64,
+    current: &'static Encoding,
+    new: &'static Encoding,
+) -> Found {
+    let message = format!(
+        "this <meta> names the encoding {}, and the document is read as {} (a guess, tentative): a browser reads the document again from the start in {} (HTML §13.2.3.4), but it comes from a stream past the first {} MiB, which are no longer held: it is read on as {}, and the IRIs before it were reported as read in it; give --encoding {}, read it from a file, or move the <meta> into the first 1,024 bytes",
+        new.name(),
+        current.name(),
+        new.name(),
+        HTML_REREAD_LIMIT >> 20,
+        current.name(),
+        new.name(),
+    );
+    places.found(
+        at,
+        Role::markup(Position::None, "meta", None),
+        What::DocumentFinding {
+            code: Code::DocumentEncodingNotReread,
+            message,
+        },
+    )
 }
 
 /// lol_html's error: its memory limit is a document error at `read`; any
@@ -188,7 +577,7 @@ fn emit(
     a: Attribute,
     base: &mut Option<String>,
     base_set: &mut bool,
-    sink: &mut dyn FnMut(Found) -> io::Result<()>,
+    sink: &mut impl FnMut(Found) -> io::Result<()>,
 ) -> io::Result<()> {
     let start = a.start as u64;
     let role = |position| Role::markup(position, &a.tag, Some(&a.name));

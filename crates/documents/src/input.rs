@@ -63,6 +63,10 @@ pub(crate) struct Detected {
     /// document; with `stop`, the document is not read.
     pub(crate) problem: Option<String>,
     pub(crate) stop: bool,
+    /// HTML's confidence (§13.2.3.1): tentative when the encoding comes
+    /// from the prescan or a guess, so that a `<meta>` the parser meets
+    /// may change it; certain from a byte order mark or the caller.
+    pub(crate) tentative: bool,
 }
 
 impl Detected {
@@ -72,6 +76,14 @@ impl Detected {
             bom,
             problem: None,
             stop: false,
+            tentative: false,
+        }
+    }
+
+    fn tentative(encoding: &'static Encoding) -> Self {
+        Detected {
+            tentative: true,
+            ..Detected::new(encoding, 0)
         }
     }
 }
@@ -99,14 +111,14 @@ pub(crate) fn detect_html(
         return Ok(Detected::new(encoding, 0));
     }
     if let Some(encoding) = prescan(&head[..head.len().min(1024)]) {
-        return Ok(Detected::new(encoding, 0));
+        return Ok(Detected::tentative(encoding));
     }
     extend_head(reader, head, CHUNK)?;
     let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
     let last = head.len() < CHUNK;
     detector.feed(head, last);
     let encoding = detector.guess(None, chardetng::Utf8Detection::Allow);
-    Ok(Detected::new(encoding, 0))
+    Ok(Detected::tentative(encoding))
 }
 
 /// The encoding of an XML document whose first bytes are `head`: BOM,
@@ -180,10 +192,27 @@ fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
 }
 
+/// An encoding by a label a `<meta>` gives (HTML §13.2.3.2 and §13.2.3.4,
+/// "get an encoding"): the Encoding Standard's, its `replacement`
+/// encoding included; UTF-16 named in an ASCII-compatible stream is UTF-8,
+/// and x-user-defined is windows-1252.
+pub(crate) fn meta_encoding(label: &[u8]) -> Option<&'static Encoding> {
+    let e = Encoding::for_label(label)?;
+    Some(if e == UTF_16LE || e == UTF_16BE {
+        UTF_8
+    } else if e == encoding_rs::X_USER_DEFINED {
+        encoding_rs::WINDOWS_1252
+    } else {
+        e
+    })
+}
+
 /// The HTML Standard's "prescan a byte stream to determine its encoding"
 /// (§13.2.3.2), on the first 1,024 bytes: `<meta charset>` and `<meta
 /// http-equiv="Content-Type" content="...; charset=...">`, skipping
-/// comments and other tags.
+/// comments and other tags. The bytes end where the prescan ends: an
+/// attribute (or comment) still open there finds nothing, and the prescan
+/// gives up.
 pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
     let mut i = 0;
     while i < bytes.len() {
@@ -210,7 +239,12 @@ pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
             let mut need_pragma: Option<bool> = None;
             let mut charset: Option<&'static Encoding> = None;
             let mut seen: Vec<Vec<u8>> = Vec::new();
-            while let Some((name, value, next)) = attribute(bytes, i) {
+            loop {
+                let (name, value, next) = match attribute(bytes, i) {
+                    Got::Attribute(name, value, next) => (name, value, next),
+                    Got::None => break,
+                    Got::End => return None,
+                };
                 i = next;
                 if seen.contains(&name) {
                     continue;
@@ -224,7 +258,7 @@ pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
                         }
                     }
                     b"charset" => {
-                        charset = for_label(trim(&value));
+                        charset = meta_encoding(trim(&value));
                         need_pragma = Some(false);
                     }
                     _ => {}
@@ -237,15 +271,7 @@ pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
                 Some(false) => true,
             };
             if let (true, Some(e)) = (wanted, charset) {
-                // UTF-16 named in an ASCII-compatible stream means UTF-8;
-                // x-user-defined means windows-1252.
-                return Some(if e == UTF_16LE || e == UTF_16BE {
-                    UTF_8
-                } else if e == encoding_rs::X_USER_DEFINED {
-                    encoding_rs::WINDOWS_1252
-                } else {
-                    e
-                });
+                return Some(e);
             }
             continue;
         }
@@ -258,8 +284,12 @@ pub(crate) fn prescan(bytes: &[u8]) -> Option<&'static Encoding> {
                 .iter()
                 .position(|b| is_space(*b) || *b == b'>')
                 .unwrap_or(rest.len());
-            while let Some((_, _, next)) = attribute(bytes, i) {
-                i = next;
+            loop {
+                match attribute(bytes, i) {
+                    Got::Attribute(_, _, next) => i = next,
+                    Got::None => break,
+                    Got::End => return None,
+                }
             }
             i += 1;
             continue;
@@ -285,20 +315,33 @@ fn trim(value: &[u8]) -> &[u8] {
     &value[start..end]
 }
 
-/// The HTML Standard's "get an attribute" (§13.2.3.2) at `i`: the name
-/// (lowercase), the value, and where the next one starts; None at `>` or
-/// the end.
-fn attribute(bytes: &[u8], mut i: usize) -> Option<(Vec<u8>, Vec<u8>, usize)> {
+/// What "get an attribute" gives.
+enum Got {
+    /// An attribute: its name (lowercase), its value, and where the next
+    /// one starts.
+    Attribute(Vec<u8>, Vec<u8>, usize),
+    /// No more attributes: a `>`.
+    None,
+    /// The bytes end inside the tag: the prescan ends with nothing.
+    End,
+}
+
+/// The HTML Standard's "get an attribute" (§13.2.3.2) at `i`.
+fn attribute(bytes: &[u8], mut i: usize) -> Got {
     while i < bytes.len() && (is_space(bytes[i]) || bytes[i] == b'/') {
         i += 1;
     }
-    if i >= bytes.len() || bytes[i] == b'>' {
-        return None;
+    match bytes.get(i) {
+        None => return Got::End,
+        Some(b'>') => return Got::None,
+        Some(_) => {}
     }
     let mut name = Vec::new();
     let mut value = Vec::new();
     loop {
-        let b = *bytes.get(i)?;
+        let Some(&b) = bytes.get(i) else {
+            return Got::End;
+        };
         if b == b'=' && !name.is_empty() {
             i += 1;
             break;
@@ -307,14 +350,16 @@ fn attribute(bytes: &[u8], mut i: usize) -> Option<(Vec<u8>, Vec<u8>, usize)> {
             while bytes.get(i).is_some_and(|b| is_space(*b)) {
                 i += 1;
             }
-            if bytes.get(i) != Some(&b'=') {
-                return Some((name, value, i));
+            match bytes.get(i) {
+                None => return Got::End,
+                Some(b'=') => {}
+                Some(_) => return Got::Attribute(name, value, i),
             }
             i += 1;
             break;
         }
         if b == b'/' || b == b'>' {
-            return Some((name, value, i));
+            return Got::Attribute(name, value, i);
         }
         name.push(b.to_ascii_lowercase());
         i += 1;
@@ -322,28 +367,32 @@ fn attribute(bytes: &[u8], mut i: usize) -> Option<(Vec<u8>, Vec<u8>, usize)> {
     while bytes.get(i).is_some_and(|b| is_space(*b)) {
         i += 1;
     }
-    match *bytes.get(i)? {
-        q @ (b'"' | b'\'') => {
+    match bytes.get(i) {
+        None => Got::End,
+        Some(&q @ (b'"' | b'\'')) => {
             i += 1;
             loop {
-                let b = *bytes.get(i)?;
+                let Some(&b) = bytes.get(i) else {
+                    return Got::End;
+                };
                 i += 1;
                 if b == q {
-                    return Some((name, value, i));
+                    return Got::Attribute(name, value, i);
                 }
                 value.push(b.to_ascii_lowercase());
             }
         }
-        b'>' => Some((name, value, i)),
-        _ => {
+        Some(b'>') => Got::Attribute(name, value, i),
+        Some(_) => {
             while let Some(&b) = bytes.get(i) {
                 if is_space(b) || b == b'>' {
-                    break;
+                    return Got::Attribute(name, value, i);
                 }
                 value.push(b.to_ascii_lowercase());
                 i += 1;
             }
-            Some((name, value, i))
+            // An unquoted value that runs to the end of the bytes.
+            Got::End
         }
     }
 }
@@ -351,7 +400,7 @@ fn attribute(bytes: &[u8], mut i: usize) -> Option<(Vec<u8>, Vec<u8>, usize)> {
 /// The HTML Standard's "extract a character encoding from a meta element"
 /// (§2.5.5 of the URL-related algorithms): `charset=` in a `content`
 /// value.
-fn charset_from_content(content: &[u8]) -> Option<&'static Encoding> {
+pub(crate) fn charset_from_content(content: &[u8]) -> Option<&'static Encoding> {
     let mut i = 0;
     loop {
         let at = content[i..]
@@ -382,7 +431,7 @@ fn charset_from_content(content: &[u8]) -> Option<&'static Encoding> {
                 .unwrap_or(rest.len())]
         }
     };
-    for_label(value)
+    meta_encoding(value)
 }
 
 /// Octets of the document that its encoding cannot decode: where they
@@ -438,6 +487,11 @@ impl<R: Read> Decoded<R> {
             done: false,
             bad: Rc::default(),
         }
+    }
+
+    /// The reader decoded.
+    pub(crate) fn inner_mut(&mut self) -> &mut R {
+        &mut self.inner
     }
 
     fn refill(&mut self) -> io::Result<()> {

@@ -46,7 +46,7 @@ mod position;
 mod turtle;
 mod xml;
 
-pub use html::HTML_MEMORY_LIMIT;
+pub use html::{HTML_MEMORY_LIMIT, HTML_REREAD_LIMIT};
 pub use xml::ENTITY_EXPANSION_LIMIT;
 
 /// The longest token the readers hold: in N-Triples, N-Quads, Turtle and
@@ -80,23 +80,25 @@ use std::fmt;
 use std::io::{self, Read};
 
 use iribis::IriRef;
-use iribis::check::{Checker, Report};
+use iribis::check::{Checker, Code, Report, Severity, Violation};
 
 /// A document format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Format {
-    /// N-Triples (RDF 1.1): `<...>` IRIs.
+    /// N-Triples (RDF 1.1): `<...>` IRIs, absolute only (a relative one is
+    /// `RDF_RELATIVE_IRI`, not resolved).
     NTriples,
-    /// N-Quads (RDF 1.1): `<...>` IRIs.
+    /// N-Quads (RDF 1.1): `<...>` IRIs, absolute only.
     NQuads,
     /// Turtle (RDF 1.1): `<...>` IRIs and prefixed names, `@base`,
     /// `@prefix`.
     Turtle,
     /// TriG (RDF 1.1): as Turtle, with graphs.
     TriG,
-    /// RDF/XML: `rdf:about`, `rdf:resource`, `rdf:datatype`, `rdf:ID`,
-    /// `xml:base`, namespaces, and the names of properties and types.
+    /// RDF/XML: `rdf:about`, `rdf:resource`, `rdf:datatype`, `rdf:type`
+    /// (as a property attribute), `rdf:ID`, `xml:base`, namespaces, and the
+    /// names of properties and types.
     RdfXml,
     /// HTML: `href`, `src`, `srcset`, `action`, `formaction`, `cite`,
     /// `data`, `poster`, `manifest`; `<base href>` sets the base.
@@ -349,6 +351,9 @@ pub struct Found {
     /// Octets of the IRI that the document's encoding cannot decode (a
     /// U+FFFD stands for them in the text): then the IRI is not checked.
     pub undecodable: Option<Undecodable>,
+    /// The format allows only absolute IRIs here (N-Triples and N-Quads,
+    /// which have no base): a relative reference is `RDF_RELATIVE_IRI`.
+    absolute_only: bool,
 }
 
 /// What was found.
@@ -378,6 +383,19 @@ pub enum What {
     /// read on from there).
     SyntaxError {
         /// What is wrong, in the parser's words.
+        message: String,
+    },
+    /// A finding about the document as a whole, under a code of the
+    /// catalogue: `DOCUMENT_REPLACEMENT_ENCODING` (an HTML page browsers
+    /// decode as one U+FFFD, so no IRI of it is reported),
+    /// `DOCUMENT_ENCODING_NOT_REREAD` (a late `<meta>` that a stream could
+    /// not be read again for). [`Found::check`] gives it as a report with
+    /// that one finding, at the severity the checker's options give the
+    /// code.
+    DocumentFinding {
+        /// The code.
+        code: Code,
+        /// Why, with the spec sections.
         message: String,
     },
 }
@@ -510,7 +528,7 @@ impl Found {
     pub fn written(&self) -> &str {
         match &self.what {
             What::Reference { written, .. } | What::Name { written, .. } => written,
-            What::SyntaxError { .. } => "",
+            What::SyntaxError { .. } | What::DocumentFinding { .. } => "",
         }
     }
 
@@ -520,7 +538,7 @@ impl Found {
         match &self.what {
             What::Reference { written, .. } => Some(written),
             What::Name { iri, .. } => Some(iri),
-            What::SyntaxError { .. } => None,
+            What::SyntaxError { .. } | What::DocumentFinding { .. } => None,
         }
     }
 
@@ -531,7 +549,7 @@ impl Found {
         match &self.what {
             What::Reference { resolved, .. } => resolved.as_deref(),
             What::Name { iri, .. } => Some(iri),
-            What::SyntaxError { .. } => None,
+            What::SyntaxError { .. } | What::DocumentFinding { .. } => None,
         }
     }
 
@@ -560,11 +578,32 @@ impl Found {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn check(&self, checker: &mut Checker) -> Option<Result<Report, Undecodable>> {
+        if let What::DocumentFinding { code, message } = &self.what {
+            let severity = checker.options().severities.of(*code);
+            // An empty report (Report is built only by the checker).
+            let mut report = checker.check("");
+            report.violations.clear();
+            report.valid = true;
+            if severity != Severity::Allow {
+                report.valid = severity != Severity::Error;
+                report.violations.push(Violation::new(
+                    *code,
+                    severity,
+                    message.clone(),
+                    (0, 0, 0),
+                    iribis::Component::Input,
+                ));
+            }
+            return Some(Ok(report));
+        }
         let checked = self.checked()?;
         if let Some(u) = &self.undecodable {
             return Some(Err(u.clone()));
         }
         let mut report = checker.check(checked);
+        if self.absolute_only {
+            relative_in_rdf(&mut report, checked, &checker.options().severities);
+        }
         if let (What::Reference { written, resolved }, Some(encoding)) = (
             &self.what,
             encoding_rs::Encoding::for_label(self.encoding.as_bytes()),
@@ -579,6 +618,37 @@ impl Found {
             );
         }
         Some(Ok(report))
+    }
+}
+
+/// Adds `RDF_RELATIVE_IRI` to `report` when `written` (an IRI of an
+/// N-Triples or N-Quads document) has no scheme: RDF 1.1 N-Triples §2.1
+/// and N-Quads §2.1 allow only absolute IRIs.
+fn relative_in_rdf(report: &mut Report, written: &str, severities: &iribis::check::Severities) {
+    let severity = severities.of(Code::RdfRelativeIri);
+    if severity == Severity::Allow {
+        return;
+    }
+    // A reference that does not parse has its SYNTAX_ERROR already; one
+    // with a scheme is absolute (a fragment is an IRI's, RDF 1.1 Concepts
+    // §3.2).
+    if !IriRef::parse(written).is_ok_and(|r| r.scheme().is_none()) {
+        return;
+    }
+    report.violations.insert(
+        0,
+        Violation::new(
+            Code::RdfRelativeIri,
+            severity,
+            format!(
+                "{written:?} is a relative IRI reference: N-Triples and N-Quads have no base, and allow only absolute IRIs (RDF 1.1 N-Triples §2.1, N-Quads §2.1); parsers reject it or resolve it against whatever base they have: write the absolute IRI"
+            ),
+            (0, 0, written.chars().count().max(1)),
+            iribis::Component::Input,
+        ),
+    );
+    if severity == Severity::Error {
+        report.valid = false;
     }
 }
 
@@ -736,9 +806,85 @@ pub fn read(
     let sink: &mut dyn FnMut(Found) -> io::Result<()> = &mut sink;
     match options.format {
         f if f.is_turtle_family() => turtle::scan(options, reader, sink),
-        Format::Html => html::scan_html(options, reader, sink),
+        Format::Html => {
+            let mut reader = reader;
+            let source = html::Source::Stream {
+                reader: &mut reader,
+                kept: Some(Vec::new()),
+                at: 0,
+            };
+            html::scan_html(options, source, sink).map(drop)
+        }
         _ => xml::scan_xml(options, reader, sink),
     }
+}
+
+/// As [`read`], from a reader that can go back to where it starts (a
+/// file): an HTML document whose encoding a late `<meta>` changes is read
+/// again from the start (HTML §13.2.3.4), whatever its length, where
+/// [`read`] can do so only within its first [`HTML_REREAD_LIMIT`] bytes.
+/// The other formats are read as [`read`] reads them.
+///
+/// ```
+/// use std::io::Cursor;
+/// use iribis_documents::{read_seekable, Format, Options};
+///
+/// // A <meta> past the prescan's 1,024 bytes: read again in windows-1251.
+/// let mut page = format!("<!--{}-->", "x".repeat(1100)).into_bytes();
+/// page.extend_from_slice(b"<meta charset=windows-1251><a href=\"http://example.org/\xEF\">x</a>");
+/// let mut found = Vec::new();
+/// read_seekable(Cursor::new(page), &Options::new(Format::Html), |f| {
+///     found.push((f.written().to_owned(), f.encoding));
+///     Ok(())
+/// })?;
+/// assert_eq!(found, [("http://example.org/п".to_owned(), "windows-1251")]);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn read_seekable<R: Read + io::Seek>(
+    mut reader: R,
+    options: &Options,
+    mut sink: impl FnMut(Found) -> io::Result<()>,
+) -> io::Result<()> {
+    if options.format != Format::Html {
+        return read(reader, options, sink);
+    }
+    let start = reader.stream_position()?;
+    let source = html::Source::Seekable {
+        reader: &mut reader,
+        start,
+    };
+    html::scan_html(options, source, &mut sink).map(drop)
+}
+
+/// The encoding a browser reads an HTML document in, with no encoding from
+/// the transport layer (`options`' encoding, if given, is one): its byte
+/// order mark; else the prescan of its first 1,024 bytes for a `<meta>`
+/// (HTML §13.2.3.2), or the guess a browser makes (chardetng); then the
+/// first `<meta>` with a charset the parser meets, which changes a
+/// tentative encoding (§13.2.3.4). The WHATWG name of the encoding;
+/// `replacement` for a label of the replacement encoding. The document is
+/// read to its end (to find a late `<meta>`), in constant memory.
+///
+/// ```
+/// use iribis_documents::{html_encoding, Format, Options};
+///
+/// let html = Options::new(Format::Html);
+/// assert_eq!(html_encoding(&b"<meta charset=euc-jp>"[..], &html)?, "EUC-JP");
+/// // The prescan gives up on an attribute its 1,024 bytes cut, and the
+/// // parser never sees the tag: the document is read as if it had none.
+/// assert_ne!(html_encoding(&b"<meta charset=euc-jp"[..], &html)?, "EUC-JP");
+/// assert_eq!(html_encoding(&b"<meta charset=iso-2022-kr>"[..], &html)?, "replacement");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn html_encoding(mut reader: impl Read, options: &Options) -> io::Result<&'static str> {
+    let mut options = options.clone();
+    options.format = Format::Html;
+    let source = html::Source::Stream {
+        reader: &mut reader,
+        kept: Some(Vec::new()),
+        at: 0,
+    };
+    html::scan_html(&options, source, &mut |_| Ok(())).map(|e| e.name())
 }
 
 /// Reads the next chunk of `reader` into `chunk` (0 at its end); a read

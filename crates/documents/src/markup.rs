@@ -85,6 +85,7 @@ impl Places {
             what,
             encoding: self.encoding.name(),
             undecodable: None,
+            absolute_only: false,
         }
     }
 

@@ -140,6 +140,7 @@ pub(crate) fn scan(
                 },
                 encoding: encoding.name(),
                 undecodable: None,
+                absolute_only: false,
             });
         }
         Some((_, len)) => len,
@@ -150,9 +151,18 @@ pub(crate) fn scan(
     let mut parser = Parser::new(options.format, options.base.as_deref());
     let mut lexer = Lexer::new(options.format, shift);
     let mut tracker = Tracker::starting_at(shift);
+    // N-Triples and N-Quads have no base (RDF 1.1 N-Triples §2.1, N-Quads
+    // §2.1): a relative IRI is an error, not resolved against the
+    // document's location.
+    let absolute_only = matches!(options.format, Format::NTriples | Format::NQuads);
     let mut state = Declared {
-        base: options.base.as_deref().map(Rc::from),
+        base: if absolute_only {
+            None
+        } else {
+            options.base.as_deref().map(Rc::from)
+        },
         prefixes: HashMap::new(),
+        absolute_only,
     };
     // Ours and oxttl's, each in document order, merged by offset.
     let mut mine: VecDeque<Pending> = VecDeque::new();
@@ -237,6 +247,8 @@ pub(crate) fn scan(
 struct Declared {
     base: Option<Rc<str>>,
     prefixes: HashMap<String, Rc<str>>,
+    /// N-Triples or N-Quads: every IRI must be absolute.
+    absolute_only: bool,
 }
 
 impl Declared {
@@ -265,6 +277,7 @@ impl Declared {
                     Pend::Iri {
                         written,
                         base: self.base.clone(),
+                        absolute_only: self.absolute_only,
                     }
                 }
             }
@@ -305,6 +318,8 @@ enum Pend {
     Iri {
         written: String,
         base: Option<Rc<str>>,
+        /// N-Triples and N-Quads: `RDF_RELATIVE_IRI` when relative.
+        absolute_only: bool,
     },
     /// A reference already resolved (a directive's).
     Resolved {
@@ -322,8 +337,15 @@ enum Pend {
 
 impl Pending {
     fn found(self, line: usize, column: usize) -> Found {
+        let absolute_only = matches!(
+            self.what,
+            Pend::Iri {
+                absolute_only: true,
+                ..
+            }
+        );
         let what = match self.what {
-            Pend::Iri { written, base } => What::Reference {
+            Pend::Iri { written, base, .. } => What::Reference {
                 resolved: resolve_relative(base.as_deref(), &written),
                 written,
             },
@@ -348,6 +370,7 @@ impl Pending {
             what,
             encoding: "UTF-8",
             undecodable: self.undecodable,
+            absolute_only,
         }
     }
 }

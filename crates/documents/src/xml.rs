@@ -781,7 +781,20 @@ impl Scan {
                 (None, key)
             } else {
                 let (ns, local) = self.namespaces.split(key, false);
-                (ns.map(<[u8]>::to_vec), local)
+                // RDF/XML §6.1.4: the unqualified attributes ID, about,
+                // resource, parseType and type stand for the RDF
+                // namespace's (an RDF/XML processor must support them).
+                let unqualified_rdf = self.rdf
+                    && ns.is_none()
+                    && matches!(
+                        local,
+                        b"ID" | b"about" | b"resource" | b"parseType" | b"type"
+                    );
+                if unqualified_rdf {
+                    (Some(RDF.to_vec()), local)
+                } else {
+                    (ns.map(<[u8]>::to_vec), local)
+                }
             };
             let ns = ns.as_deref();
             let interesting = is_namespace
@@ -868,7 +881,30 @@ impl Scan {
                     };
                     push(self, value_at, Position::Subject, what, Some(&raw));
                 }
-                (Some(RDF) | Some(XML), _) => {}
+                (Some(RDF), b"type") if self.rdf => {
+                    // A property attribute rdf:type: its value is an IRI,
+                    // resolved against the base (RDF/XML §2.13, grammar
+                    // §7.2.11 nodeElement and §7.2.21 emptyPropertyElt:
+                    // `uri(identifier:=resolve(a.string-value))`); the
+                    // attribute's name is the property rdf:type.
+                    let what = What::Name {
+                        written: String::from_utf8_lossy(key).into_owned(),
+                        iri: format!("{}type", String::from_utf8_lossy(RDF)),
+                    };
+                    push(self, offset_of(key), Position::Predicate, what, None);
+                    let what = reference(&value, base.as_deref());
+                    push(self, value_at, Position::Type, what, Some(&raw));
+                }
+                // The syntax terms (RDF/XML §7.2.2-7.2.5: coreSyntaxTerms,
+                // rdf:li, rdf:Description, oldTerms) are no properties;
+                // rdf:nodeID names a blank node, not an IRI.
+                (
+                    Some(RDF),
+                    b"RDF" | b"ID" | b"about" | b"parseType" | b"resource" | b"nodeID"
+                    | b"datatype" | b"li" | b"Description" | b"aboutEach" | b"aboutEachPrefix"
+                    | b"bagID",
+                )
+                | (Some(XML), _) => {}
                 (Some(ns), local) if self.rdf => {
                     // A property attribute: its name is the property's IRI.
                     let what = What::Name {
@@ -980,6 +1016,7 @@ impl Merge {
                 what: What::SyntaxError { message: e.message },
                 encoding,
                 undecodable: None,
+                absolute_only: false,
             })
             .collect();
         let mine: Vec<Found> = scan.mine.drain(..i).collect();

@@ -91,6 +91,13 @@ fn markup_documents_are_read_alike_in_any_pieces() {
     for data in html {
         same_whatever_the_cuts(Format::Html, data);
     }
+    // A <meta> past the prescan's 1,024 bytes: the document is read again
+    // in the encoding it names, whatever the pieces; a replacement label.
+    let mut late = b"<a href=\"http://e/\xef\"><!--".to_vec();
+    late.resize(late.len() + 1030, b'x');
+    late.extend_from_slice(b"--><meta charset=windows-1251><a href=\"http://e/\xe6\">");
+    same_whatever_the_cuts(Format::Html, &late);
+    same_whatever_the_cuts(Format::Html, b"<meta charset=hz-gb-2312><a href=x>");
     let xml: &[&[u8]] = &[
         b"<?xml version=\"1.0\" encoding=\"EUC-JP\"?><r xmlns=\"http://e/\xc6\xfc\"/>",
         b"\xef\xbb\xbf<r xml:base=\"http://e/a/\"><a xml:base=\"b/\" xmlns:p=\"c\xff\"/></r>",

@@ -154,22 +154,38 @@ pub(crate) fn run(request: Request<'_>) -> io::Result<Outcome> {
             output_failed.set(written.is_err());
             written
         };
-        let opened: io::Result<(Box<dyn Read>, bool)> = if stdin(path) {
-            Ok((Box::new(io::stdin().lock()), crate::inputs::stdin_is_file()))
+        // A regular file can be read again from its start (an HTML page
+        // whose late <meta> changes its encoding, HTML §13.2.3.4).
+        let opened: io::Result<(Box<dyn Read>, Option<File>)> = if stdin(path) {
+            Ok((Box::new(io::stdin().lock()), None))
         } else {
             File::open(path).map(|file| {
-                let regular = file.metadata().is_ok_and(|m| m.is_file());
-                (Box::new(file) as Box<dyn Read>, regular)
+                if file.metadata().is_ok_and(|m| m.is_file()) {
+                    (Box::new(io::empty()) as Box<dyn Read>, Some(file))
+                } else {
+                    (Box::new(file) as Box<dyn Read>, None)
+                }
             })
         };
-        let read = opened.and_then(|(inner, regular)| {
-            let reader = FlushFirst {
-                inner,
-                writer: &writer,
-                regular,
-                progress: progress.as_ref(),
-            };
-            documents::read(reader, &doc_options, &mut sink)
+        let read = opened.and_then(|(inner, file)| match file {
+            Some(file) => {
+                let reader = Counted {
+                    file,
+                    progress: progress.as_ref(),
+                    at: 0,
+                };
+                documents::read_seekable(reader, &doc_options, &mut sink)
+            }
+            None => {
+                let regular = stdin(path) && crate::inputs::stdin_is_file();
+                let reader = FlushFirst {
+                    inner,
+                    writer: &writer,
+                    regular,
+                    progress: progress.as_ref(),
+                };
+                documents::read(reader, &doc_options, &mut sink)
+            }
         });
         match read {
             Err(e) if output_failed.get() => return Err(e),
@@ -210,6 +226,39 @@ impl Read for FlushFirst<'_> {
             bar.inc(n as u64);
         }
         Ok(n)
+    }
+}
+
+/// A regular file, read with the progress bar counting its bytes; it can
+/// be read again from the start.
+struct Counted<'a> {
+    file: File,
+    progress: Option<&'a ProgressBar>,
+    /// The file's position, as the bar has counted it.
+    at: u64,
+}
+
+impl Read for Counted<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read(buf)?;
+        self.at += n as u64;
+        if let Some(bar) = self.progress {
+            bar.inc(n as u64);
+        }
+        Ok(n)
+    }
+}
+
+impl io::Seek for Counted<'_> {
+    fn seek(&mut self, to: io::SeekFrom) -> io::Result<u64> {
+        let at = self.file.seek(to)?;
+        if let Some(bar) = self.progress {
+            // Read again: the bar counts each byte once.
+            let back = self.at.saturating_sub(at);
+            bar.set_position(bar.position().saturating_sub(back));
+        }
+        self.at = at;
+        Ok(at)
     }
 }
 

@@ -15,6 +15,7 @@ mod cli_stream;
 mod cli_suite;
 mod completions;
 mod convert;
+mod documents_as_read;
 mod documents_encodings;
 mod generated_files;
 mod grammar_lab;

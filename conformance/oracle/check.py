@@ -279,7 +279,9 @@ def judge_compare(case: dict, abnf_dir) -> Verdict:
     if "error" in expect:
         if profile == "leiri":
             return skip("leiri: an input that is not an IRI (the oracle compares IRIs)")
-        return AGREE if not valid else disagree("both inputs are references; the case expects an error", None)
+        if valid:
+            return disagree("both inputs are references; the case expects an error", None)
+        return AGREE
     if not valid:
         if profile == "leiri":
             return skip("leiri: an input that is not an IRI (the oracle compares IRIs)")
@@ -292,7 +294,8 @@ def judge_compare(case: dict, abnf_dir) -> Verdict:
             continue
         judged += 1
         if got[rung] not in allowed[rung]:
-            return disagree(f"the {rung} rung differs", {r: sorted(v) if v else None for r, v in allowed.items()})
+            shown = {r: sorted(v) if v else None for r, v in allowed.items()}
+            return disagree(f"the {rung} rung differs", shown)
     if not judged:
         return skip("no rung the text decides")
     return AGREE
@@ -303,9 +306,12 @@ def judge_check(case: dict, abnf_dir) -> Verdict:
     expect = case["expect"]
     valid = grammar(profile, abnf_dir).matcher(REFERENCE[profile]).match(text).valid
     if "error" in expect:
-        return AGREE if not valid else disagree("the input is a reference; the case expects an error", None)
+        if valid:
+            return disagree("the input is a reference; the case expects an error", None)
+        return AGREE
     if not valid:
-        return disagree("the input is not a reference of the profile: the case expects no error", "error")
+        return disagree("the input is not a reference of the profile; the case expects no error",
+                        "error")  # fmt: skip
     listed = set(expect.get("requirements", []))
     allowed = compare.requirements(text, profile)
     for rid in compare.JUDGED:

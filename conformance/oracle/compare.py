@@ -60,7 +60,8 @@ def _syntax_forms(text: str, iri: bool) -> list[uri.Ref]:
     order for every input: as printed, then (IRIs) with a query's iprivate
     decoded. The "/." reading of a path starting with "//" changes no
     comparison."""
-    return [uri.normalize_parts(text, iri, private) for private in ([False, True] if iri else [False])]
+    readings = [False, True] if iri else [False]
+    return [uri.normalize_parts(text, iri, private) for private in readings]
 
 
 def ladder(a: str, b: str, iri: bool) -> dict[str, set[bool] | None]:
@@ -201,7 +202,9 @@ def requirements(text: str, profile: str) -> dict[str, set[bool]]:
         out[rid] = {rid in found for found in readings}
     out["not-nfc"] = {not unicodedata.is_normalized("NFC", text)}
     mark = lambda c: unicodedata.category(c) in ("Mn", "Mc", "Me")  # noqa: E731
-    out["combining-mark-at-start"] = {any(mark(c) for c in _starts(text, fine)) for fine in (False, True)}
+    out["combining-mark-at-start"] = {
+        any(mark(c) for c in _starts(text, fine)) for fine in (False, True)
+    }
     sure, maybe = _joiner(text)
     out["joiner"] = {sure, maybe}
     return out

@@ -393,17 +393,17 @@ fn private_kept_encoded(query: &str, normalized: &str, parts: &Parts) -> Option<
     let mut rest = query;
     let mut rebuilt = String::with_capacity(out_query.len());
     let mut changed = false;
-    let mut chars = out_query.chars().peekable();
+    let mut chars = out_query.chars();
     while let Some(c) = chars.next() {
         if c == '%' {
             let triplet: String = std::iter::once(c).chain(chars.by_ref().take(2)).collect();
-            if rest.len() < 3 || !rest[..3].eq_ignore_ascii_case(&triplet) {
+            if !rest.get(..3).is_some_and(|w| w.eq_ignore_ascii_case(&triplet)) {
                 return None;
             }
-            rest = &rest[3..];
+            rest = rest.get(3..)?;
             rebuilt.push_str(&triplet);
         } else if rest.starts_with(c) {
-            rest = &rest[c.len_utf8()..];
+            rest = rest.get(c.len_utf8()..)?;
             rebuilt.push(c);
         } else {
             let mut utf8 = [0; 4];
@@ -412,10 +412,13 @@ fn private_kept_encoded(query: &str, normalized: &str, parts: &Parts) -> Option<
                 .bytes()
                 .map(|b| format!("%{b:02X}"))
                 .collect();
-            if rest.len() < encoded.len() || !rest[..encoded.len()].eq_ignore_ascii_case(&encoded) {
+            if !rest
+                .get(..encoded.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(&encoded))
+            {
                 return None;
             }
-            rest = &rest[encoded.len()..];
+            rest = rest.get(encoded.len()..)?;
             if private(c) {
                 rebuilt.push_str(&encoded);
                 changed = true;
@@ -430,7 +433,7 @@ fn private_kept_encoded(query: &str, normalized: &str, parts: &Parts) -> Option<
     // The query is the last component but the fragment: put it back.
     let q0 = normalized.find('?')?;
     let tail = parts.fragment.as_deref().map_or(String::new(), |f| format!("#{f}"));
-    Some(format!("{}?{rebuilt}{tail}", &normalized[..q0]))
+    Some(format!("{}?{rebuilt}{tail}", normalized.get(..q0)?))
 }
 
 /// A normalized reference with a "/." written before a path that starts
@@ -444,7 +447,7 @@ fn slashes_as_printed(normalized: &str) -> Option<String> {
     }
     let scheme = parts.scheme.as_deref()?;
     let at = scheme.len() + 1;
-    Some(format!("{}{}", &normalized[..at], &normalized[at + 2..]))
+    Some(format!("{}{}", normalized.get(..at)?, normalized.get(at + 2..)?))
 }
 
 /// IRI → URI: registered names percent-encoded (3987bis §3.4.1), or

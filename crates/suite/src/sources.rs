@@ -354,7 +354,8 @@ pub(crate) fn normalization(input: &str, profile: Profile) -> Expect {
             let mut also = Vec::new();
             let written = Parts::of(&r);
             let parts = Parts::of(&r.normalize());
-            let kept = private_kept_encoded(written.query.as_deref().unwrap_or(""), &result, &parts);
+            let kept =
+                private_kept_encoded(written.query.as_deref().unwrap_or(""), &result, &parts);
             for candidate in [kept, slashes_as_printed(&result)] {
                 if let Some(c) = candidate
                     && c != result
@@ -383,9 +384,7 @@ pub(crate) const NORMALIZE_PRIVATE_NOTE: &str = "the query's percent-encoded pri
 /// §6.2.2.1 writes them); `None` when there are none.
 fn private_kept_encoded(query: &str, normalized: &str, parts: &Parts) -> Option<String> {
     let out_query = parts.query.as_deref()?;
-    let private = |c: char| {
-        matches!(c as u32, 0xE000..=0xF8FF | 0xE0000..=0xE0FFF | 0xF0000..=0xFFFFD | 0x10_0000..=0x10_FFFD)
-    };
+    let private = |c: char| matches!(c as u32, 0xE000..=0xF8FF | 0xE0000..=0xE0FFF | 0xF0000..=0xFFFFD | 0x10_0000..=0x10_FFFD);
     // Walk the query as written and as normalized side by side: each
     // character of the normalized query is either the same character as
     // written, or a percent-encoded triplet (its digits' case aside), or
@@ -397,7 +396,10 @@ fn private_kept_encoded(query: &str, normalized: &str, parts: &Parts) -> Option<
     while let Some(c) = chars.next() {
         if c == '%' {
             let triplet: String = std::iter::once(c).chain(chars.by_ref().take(2)).collect();
-            if !rest.get(..3).is_some_and(|w| w.eq_ignore_ascii_case(&triplet)) {
+            if !rest
+                .get(..3)
+                .is_some_and(|w| w.eq_ignore_ascii_case(&triplet))
+            {
                 return None;
             }
             rest = rest.get(3..)?;
@@ -432,7 +434,10 @@ fn private_kept_encoded(query: &str, normalized: &str, parts: &Parts) -> Option<
     }
     // The query is the last component but the fragment: put it back.
     let q0 = normalized.find('?')?;
-    let tail = parts.fragment.as_deref().map_or(String::new(), |f| format!("#{f}"));
+    let tail = parts
+        .fragment
+        .as_deref()
+        .map_or(String::new(), |f| format!("#{f}"));
     Some(format!("{}?{rebuilt}{tail}", normalized.get(..q0)?))
 }
 
@@ -447,7 +452,11 @@ fn slashes_as_printed(normalized: &str) -> Option<String> {
     }
     let scheme = parts.scheme.as_deref()?;
     let at = scheme.len() + 1;
-    Some(format!("{}{}", normalized.get(..at)?, normalized.get(at + 2..)?))
+    Some(format!(
+        "{}{}",
+        normalized.get(..at)?,
+        normalized.get(at + 2..)?
+    ))
 }
 
 /// IRI → URI: registered names percent-encoded (3987bis §3.4.1), or

@@ -30,10 +30,18 @@ sys.path.insert(0, str(HERE))
 
 import uri  # noqa: E402
 from abnf import AbnfError  # noqa: E402
-from convert import decode_choices, to_iri, to_uri  # noqa: E402
+from convert import (  # noqa: E402
+    UnknownCharset,
+    Unencodable,
+    decode_choices,
+    to_iri,
+    to_uri,
+    to_uri_in,
+)
+import compare  # noqa: E402
 from grammar import REFERENCE, grammar  # noqa: E402
 
-OPS = ["valid", "components", "resolve", "normalize", "to-uri", "to-iri"]
+OPS = ["valid", "components", "resolve", "normalize", "to-uri", "to-iri", "compare", "check"]
 
 # RFC 3987 §2.2 writes pct-encoded and "/" where the draft's grammar has the
 # new rule names pct-form and path-sep: a case of the rfc3987 profile must use
@@ -65,10 +73,14 @@ def case_answers(expect: dict) -> list[str]:
     return []
 
 
-def judge_answers(expect: dict, primary, allowed: dict[str, str], error_allowed=False) -> Verdict:
+def judge_answers(
+    expect: dict, primary, allowed: dict[str, str], error_allowed=False, primaries=None
+) -> Verdict:
     """`primary`: the oracle's answer (a string, or None for an error);
     `allowed`: every answer the oracle knows the spec allows, with the reading
-    each follows."""
+    each follows; `primaries`: where the text gives several answers with
+    equal right, any of them may stand for the oracle's (the case must list
+    one)."""
     if "error" in expect:
         if primary is None or error_allowed:
             return AGREE
@@ -76,6 +88,8 @@ def judge_answers(expect: dict, primary, allowed: dict[str, str], error_allowed=
     answers = case_answers(expect)
     if primary is None:
         return disagree("the oracle's answer is an error; the case lists none", "error")
+    if primaries and primary not in answers:
+        primary = next((a for a in answers if a in primaries), primary)
     if primary not in answers:
         return disagree("the oracle's answer is not among the case's answers", primary)
     for a in answers:
@@ -177,11 +191,22 @@ def judge_resolve(case: dict, abnf_dir) -> Verdict:
 def judge_normalize(case: dict, abnf_dir) -> Verdict:
     profile, text = case["profile"], case["input"]
     if profile == "leiri":
-        return skip("leiri: 3987bis defines no normalization of LEIRIs (§6.2 maps them to IRIs)")
+        # 3987bis defines no normalization of LEIRIs: §6.2 maps them to IRIs,
+        # and maps an IRI to itself. The oracle normalizes those.
+        if not grammar("rfc3987bis", abnf_dir).matcher("IRI-reference").match(text).valid:
+            return skip("leiri: not an IRI (3987bis §6.2 maps a LEIRI to an IRI; the oracle "
+                        "normalizes IRIs)")  # fmt: skip
+        profile = "rfc3987bis"
     if not grammar(profile, abnf_dir).matcher(REFERENCE[profile]).match(text).valid:
         return skip(f"input is not a {REFERENCE[profile]} of the profile")
-    got = uri.normalize(text, iri=(profile != "rfc3986"))
-    return judge_answers(case["expect"], got, {got: "RFC 3986 §6.2.2, RFC 3987 §5.3.2"})
+    iri = profile != "rfc3986"
+    got = uri.normalize(text, iri=iri)
+    # The readings the text leaves: a query's private-use characters
+    # decoded or not (RFC 3987 §5.3.2.3 speaks of unreserved characters;
+    # iquery allows iprivate), and "/." before a path starting with "//".
+    # The answer as printed must be among the case's.
+    allowed = uri.normalize_readings(text, iri=iri)
+    return judge_answers(case["expect"], got, allowed)
 
 
 def judge_to_uri(case: dict, abnf_dir) -> Verdict:
@@ -193,6 +218,27 @@ def judge_to_uri(case: dict, abnf_dir) -> Verdict:
             "input is not a reference of the profile: 3987bis §3.3 maps any string, "
             "RFC 3987 §3.1 says the conversion SHOULD fail"
         )
+    charset = case.get("charset")
+    if charset is not None:
+        if profile == "rfc3987":
+            return disagree(
+                "RFC 3987 §3.1 maps every component through UTF-8: a document charset for "
+                "the query is 3987bis §3.5's, not RFC 3987's",
+                None,
+            )
+        try:
+            answers, alternatives = to_uri_in(text, profile, charset)
+        except UnknownCharset:
+            return skip(f"a charset label the oracle's table does not know ({charset})")
+        except Unencodable:
+            return skip(
+                "a query character the document charset cannot encode: 3987bis §3.5 does "
+                "not say what then (browsers' forms write &#NNNN;)"
+            )
+        allowed = {a: "3987bis §3.5 (the query in the document charset), §3.3" for a in answers}
+        for a in alternatives:
+            allowed.setdefault(a, "IDNA for the registered name (3987bis §3.4.2)")
+        return judge_answers(case["expect"], answers[0], allowed, primaries=set(answers))
     primary, alternatives = to_uri(text, profile)
     allowed = {primary: "3987bis §3.3, §3.4.1 (percent-encoding)"}
     for a in alternatives:
@@ -220,7 +266,66 @@ def judge_to_iri(case: dict, abnf_dir) -> Verdict:
     return judge_answers(case["expect"], primary, allowed)
 
 
+def judge_compare(case: dict, abnf_dir) -> Verdict:
+    profile, a, b = case["profile"], case["input"], case.get("other")
+    if b is None:
+        return skip("a compare case without an other IRI")
+    expect = case["expect"]
+    # A LEIRI is compared as the IRI it maps to (3987bis §6.2): the oracle
+    # judges those that are IRIs already, which map to themselves.
+    as_profile = "rfc3987bis" if profile == "leiri" else profile
+    m = grammar(as_profile, abnf_dir).matcher(REFERENCE[as_profile])
+    valid = m.match(a).valid and m.match(b).valid
+    if "error" in expect:
+        if profile == "leiri":
+            return skip("leiri: an input that is not an IRI (the oracle compares IRIs)")
+        if valid:
+            return disagree("both inputs are references; the case expects an error", None)
+        return AGREE
+    if not valid:
+        if profile == "leiri":
+            return skip("leiri: an input that is not an IRI (the oracle compares IRIs)")
+        return disagree("an input is not a reference of the profile: no comparison", "error")
+    got = expect.get("equivalent", {})
+    allowed = compare.ladder(a, b, iri=(profile != "rfc3986"))
+    judged = 0
+    for rung in ("simple", "syntax", "scheme"):
+        if rung not in got or allowed[rung] is None:
+            continue
+        judged += 1
+        if got[rung] not in allowed[rung]:
+            shown = {r: sorted(v) if v else None for r, v in allowed.items()}
+            return disagree(f"the {rung} rung differs", shown)
+    if not judged:
+        return skip("no rung the text decides")
+    return AGREE
+
+
+def judge_check(case: dict, abnf_dir) -> Verdict:
+    profile, text = case["profile"], case["input"]
+    expect = case["expect"]
+    valid = grammar(profile, abnf_dir).matcher(REFERENCE[profile]).match(text).valid
+    if "error" in expect:
+        if valid:
+            return disagree("the input is a reference; the case expects an error", None)
+        return AGREE
+    if not valid:
+        return disagree("the input is not a reference of the profile; the case expects no error",
+                        "error")  # fmt: skip
+    listed = set(expect.get("requirements", []))
+    allowed = compare.requirements(text, profile)
+    for rid in compare.JUDGED:
+        if (rid in listed) not in allowed[rid]:
+            return disagree(
+                f"{rid}: the oracle says {sorted(allowed[rid])}",
+                {r: sorted(v) for r, v in allowed.items()},
+            )
+    return AGREE
+
+
 JUDGES = {
+    "compare": judge_compare,
+    "check": judge_check,
     "valid": judge_valid,
     "components": judge_components,
     "resolve": judge_resolve,

@@ -239,11 +239,8 @@ def iri_unreserved(ch: str) -> bool:
     return in_ranges(cp, UCSCHAR) and cp not in BIDI_FORMATTING
 
 
-def normalize(text: str, iri: bool) -> str:
-    """Syntax-based normalization: RFC 3986 §6.2.2 (case, percent-encoding,
-    dot segments); for IRIs (`iri`), RFC 3987 §5.3.2: the percent-encoded
-    unreserved characters decoded are iunreserved ones, and a host is
-    lowercased only when it is US-ASCII (§5.3.2.1)."""
+def normalize_parts(text: str, iri: bool, private_query: bool = False) -> Ref:
+    """The components `normalize` recomposes."""
     r = split(text)
     keep = iri_unreserved if iri else (lambda ch: ch in UNRESERVED_ASCII)
     scheme = r.scheme.lower() if r.scheme is not None else None
@@ -263,6 +260,37 @@ def normalize(text: str, iri: bool) -> str:
     path = decode_where(r.path, keep)
     if scheme is not None:
         path = remove_dot_segments(path)
-    query = decode_where(r.query, keep) if r.query is not None else None
+    keep_q = keep
+    if iri and private_query:
+        keep_q = lambda ch: keep(ch) or in_ranges(ord(ch), IPRIVATE)  # noqa: E731
+    query = decode_where(r.query, keep_q) if r.query is not None else None
     fragment = decode_where(r.fragment, keep) if r.fragment is not None else None
-    return recompose(Ref(scheme, authority, path, query, fragment))
+    return Ref(scheme, authority, path, query, fragment)
+
+
+def normalize(text: str, iri: bool, private_query: bool = False) -> str:
+    """Syntax-based normalization: RFC 3986 §6.2.2 (case, percent-encoding,
+    dot segments) and §5.3 as printed; for IRIs (`iri`), RFC 3987 §5.3.2: the
+    percent-encoded unreserved characters decoded are iunreserved ones, and a
+    host is lowercased only when it is US-ASCII (§5.3.2.1). `private_query`:
+    the other reading of §5.3.2.3 for IRIs, where a query's percent-encoded
+    private-use characters (iprivate, which iquery allows) are decoded too."""
+    return recompose(normalize_parts(text, iri, private_query))
+
+
+def normalize_readings(text: str, iri: bool) -> dict[str, str]:
+    """Every answer syntax-based normalization gives by a reading of the
+    text, with the reading: as printed; with a query's private-use
+    characters decoded (IRIs); and, when the path left has no authority and
+    starts with "//" (§5.3 then writes an authority), "/." before it."""
+    out: dict[str, str] = {}
+    for private in ([False, True] if iri else [False]):
+        parts = normalize_parts(text, iri, private)
+        why = "RFC 3986 §6.2.2, RFC 3987 §5.3.2" + (
+            " (a query's iprivate decoded)" if private else ""
+        )
+        out.setdefault(recompose(parts), why)
+        if parts.authority is None and parts.path.startswith("//"):
+            dotted = replace(parts, path="/." + parts.path)
+            out.setdefault(recompose(dotted), why + ", '/.' before a path starting with '//'")
+    return out

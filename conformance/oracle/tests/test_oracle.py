@@ -10,7 +10,8 @@ import pytest
 import check
 import uri
 from abnf import AbnfError, Grammar, read_rules
-from convert import decode_choices, to_iri, to_uri
+import compare
+from convert import decode_choices, lookalike, to_iri, to_uri, to_uri_in
 from grammar import grammar
 
 BASE = "http://a/b/c/d;p?q"
@@ -206,9 +207,13 @@ def test_runner_agrees_disagrees_and_tracks_expected(tmp_path, capsys):
 
 
 def test_runner_skips_with_a_reason():
-    v = check.judge({"id": "n", "op": "normalize", "profile": "leiri", "input": "a:b",
-                     "expect": {"result": "a:b"}, "source": "-"})  # fmt: skip
+    v = check.judge({"id": "n", "op": "normalize", "profile": "leiri", "input": "a:b c",
+                     "expect": {"result": "a:b c"}, "source": "-"})  # fmt: skip
     assert v.kind == "skip" and "LEIRI" in v.why
+    # A LEIRI that is an IRI is normalized as one (§6.2 maps it to itself).
+    v = check.judge({"id": "n", "op": "normalize", "profile": "leiri", "input": "A:%7e",
+                     "expect": {"result": "a:~"}, "source": "-"})  # fmt: skip
+    assert v.kind == "agree"
     v = check.judge({"id": "x", "op": "compare", "profile": "rfc3987bis", "input": "a:b",
                      "expect": {}, "source": "-"})  # fmt: skip
     assert v.kind == "skip"
@@ -228,3 +233,103 @@ def test_to_iri_rfc3987():
     assert primary == "http://xn--99zt52a.example.org/?%F3%A0%80%80"
     assert alts == ["http://\u7d0d\u8c46.example.org/?%F3%A0%80%80"]
     assert to_iri("http://h/?%F3%A0%80%80")[0] == "http://h/?\U000e0000"
+
+
+def test_section_5_1_more_choices():
+    # (b): look-alikes of a delimiter by name, and full-width forms.
+    assert lookalike("\u2044") and lookalike("\uff0f") and not lookalike("\u00e9")
+    assert decode_choices("http://h/a%E2%81%84b") == "http://h/a\u2044b"
+    # (c): a combining mark only at the start of a segment.
+    assert decode_choices("http://h/%CC%81") == "http://h/\u0301"
+    assert decode_choices("http://h/a%CC%81") == "http://h/a%CC%81"
+    # The isolates: bidi formatting characters §4.1's list does not name.
+    assert decode_choices("http://h/%E2%81%A6x") == "http://h/\u2066x"
+    assert decode_choices("http://h/%E2%80%AEx") == "http://h/%E2%80%AEx"
+
+
+def test_to_uri_in_a_document_charset():
+    # 3987bis §3.5: http and https, the query only, by a WHATWG label.
+    assert to_uri_in("http://h/\u00e9?\u00e9#\u00e9", "rfc3987bis", "ISO-8859-1")[0] == [
+        "http://h/%C3%A9?%E9#%C3%A9"
+    ]
+    # windows-1252 is what the label iso-8859-1 names: the euro sign is 0x80.
+    assert to_uri_in("https://h/?\u20ac", "leiri", "latin1")[0] == ["https://h/?%80"]
+    assert to_uri_in("ftp://h/?\u00e9", "rfc3987bis", "windows-1252")[0] == ["ftp://h/?%C3%A9"]
+    # An ASCII trail byte: each octet as %HH, or as the unreserved character.
+    assert to_uri_in("http://h/?\u30a2", "rfc3987bis", "shift_jis")[0] == [
+        "http://h/?%83%41", "http://h/?%83A"
+    ]  # fmt: skip
+    case = {"id": "u", "op": "to-uri", "profile": "rfc3987bis", "input": "http://h/?\u65e5",
+            "charset": "shift_jis", "expect": {"result": "http://h/?%93%FA"}, "source": "-"}  # fmt: skip
+    assert check.judge(case).kind == "agree"
+    assert check.judge(dict(case, expect={"result": "http://h/?%E6%97%A5"})).kind == "disagree"
+    assert check.judge(dict(case, profile="rfc3987")).kind == "disagree"
+    unencodable = dict(case, input="http://h/?\u0100", expect={"result": "http://h/?%26%23256%3B"})
+    assert check.judge(unencodable).kind == "skip"
+    assert check.judge(dict(case, charset="no-such")).kind == "skip"
+
+
+def test_normalize_readings():
+    got = uri.normalize_readings("foo:/..//a", iri=True)
+    assert set(got) == {"foo://a", "foo:/.//a"}
+    got = uri.normalize_readings("http://a/?%ee%80%80", iri=True)
+    assert set(got) == {"http://a/?%EE%80%80", "http://a/?\ue000"}
+    case = {"id": "n", "op": "normalize", "profile": "rfc3987bis", "input": "foo:/..//a",
+            "expect": {"result": "foo:/.//a"}, "source": "-"}  # fmt: skip
+    # The answer as printed must be listed.
+    assert check.judge(case).kind == "disagree"
+    case["expect"]["also"] = ["foo://a"]
+    assert check.judge(case).kind == "agree"
+
+
+def test_compare_ladder():
+    # RFC 3987 §5.3.3's four equivalent IRIs.
+    for a in ["http://example.com", "http://example.com:/", "http://example.com:80/"]:
+        lad = compare.ladder(a, "http://example.com/", iri=True)
+        assert lad == {"simple": {False}, "syntax": {False}, "scheme": {True}}
+    # "?" is not licensed away; a fragment's "#" neither.
+    assert compare.ladder("http://example.com/?", "http://example.com/", True)["scheme"] == {False}
+    # §5.3.2.3: percent-encoding; §5.3.2.1: case of scheme and ASCII host.
+    assert compare.ladder("HTTP://A/%7e", "http://a/~", True)["syntax"] == {True}
+    # IDN: "may" consider them equivalent.
+    assert compare.ladder("http://\u4f8b\u3048.jp/", "http://xn--r8jz45g.jp/", True)["scheme"] == {
+        True, False
+    }  # fmt: skip
+    # Another scheme's rules are not all known: "not equivalent" is not decided.
+    assert compare.ladder("mailto:a@B", "mailto:a@b", True)["scheme"] is None
+    case = {"id": "c", "op": "compare", "profile": "rfc3986", "input": "http://a",
+            "other": "http://a/", "source": "-",
+            "expect": {"equivalent": {"simple": False, "syntax": False, "scheme": True}}}  # fmt: skip
+    assert check.judge(case).kind == "agree"
+    wrong = dict(case, expect={"equivalent": {"simple": False, "syntax": True, "scheme": True}})
+    assert check.judge(wrong).kind == "disagree"
+    # A partial answer is judged on the rungs it gives.
+    assert check.judge(dict(case, expect={"equivalent": {"scheme": True}})).kind == "agree"
+    assert check.judge(dict(case, other="http://a b")).kind == "disagree"
+
+
+def test_check_requirements():
+    def ids(text, profile="rfc3987bis"):
+        return {k for k, v in compare.requirements(text, profile).items() if v == {True}}
+
+    assert ids("http://h/a\u200eb") == {"bidi-formatting"}
+    assert ids("http://h/a\u200eb", "leiri") == set()  # 3987bis §6.1
+    assert compare.requirements("http://h/\u2066x", "rfc3987bis")["bidi-formatting"] == {
+        False, True
+    }  # fmt: skip
+    assert ids("http://h/abc\u05d0\u05d1") == {"bidi-mixed-direction", "bidi-rtl-boundary"}
+    assert ids("http://h/\u05d0\u05d11") == {"bidi-rtl-boundary"}
+    assert ids("http://h/\u05d0\u05d1/cd") == set()
+    assert ids("http://h/e\u0301") == {"not-nfc"}
+    assert ids("http://h/a/\u0301b") == {"combining-mark-at-start"}
+    assert ids("http://h/a\u200db") == {"joiner"}
+    # After a virama, a joiner is in a context RFC 5892 allows.
+    assert compare.requirements("http://h/\u0915\u094d\u200d", "rfc3987bis")["joiner"] == {
+        False
+    }  # fmt: skip
+    case = {"id": "k", "op": "check", "profile": "rfc3987bis", "input": "http://h/a\u200db",
+            "expect": {"requirements": ["joiner"]}, "source": "-"}  # fmt: skip
+    assert check.judge(case).kind == "agree"
+    assert check.judge(dict(case, expect={"requirements": []})).kind == "disagree"
+    # lookalike is not judged.
+    assert check.judge(dict(case, expect={"requirements": ["joiner", "lookalike"]})).kind == "agree"

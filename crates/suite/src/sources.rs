@@ -343,15 +343,120 @@ fn remove_dot_segments(path: &str) -> String {
     output
 }
 
-/// Syntax-based normalization (RFC 3986 §6.2.2, RFC 3987 §5.3.2).
+/// Syntax-based normalization (RFC 3986 §6.2.2, RFC 3987 §5.3.2), with
+/// the answers other readings of the text give: the private-use
+/// characters of a query kept percent-encoded, and a path that starts with
+/// "//" and has no authority written as §5.2.4 and §5.3 print it.
 pub(crate) fn normalization(input: &str, profile: Profile) -> Expect {
     match IriRef::parse_with(input, &ParseOptions::new().profile(profile)) {
-        Ok(r) => Expect::Result {
-            result: r.normalize().to_string(),
-            also: vec![],
-        },
+        Ok(r) => {
+            let result = r.normalize().to_string();
+            let mut also = Vec::new();
+            let written = Parts::of(&r);
+            let parts = Parts::of(&r.normalize());
+            let kept =
+                private_kept_encoded(written.query.as_deref().unwrap_or(""), &result, &parts);
+            for candidate in [kept, slashes_as_printed(&result)] {
+                if let Some(c) = candidate
+                    && c != result
+                    && !also.contains(&c)
+                {
+                    also.push(c);
+                }
+            }
+            Expect::Result { result, also }
+        }
         Err(_) => Expect::Error,
     }
+}
+
+/// The note of a normalization whose answers differ in how they write a
+/// path that starts with "//" and has no authority.
+pub(crate) const NORMALIZE_SLASHES_NOTE: &str = "remove_dot_segments (RFC 3986 §5.2.4) leaves a path starting with \"//\" and no authority; §5.3 as printed writes it as it is (the last answer), which reads back with an authority; the first answer writes \"/.\" before it, as for resolution (the WHATWG URL Standard's way). Both follow the RFC: the first its intent, the other its text";
+
+/// The note of a normalization whose answers differ in the private-use
+/// characters of a query.
+pub(crate) const NORMALIZE_PRIVATE_NOTE: &str = "the query's percent-encoded private-use character is decoded in the first answer (iprivate is allowed in iquery, RFC 3987 §2.2, so the IRI form of the octets is the character: §5.3.2.3 read for IRIs) and kept encoded in the other (§5.3.2.3 decodes what corresponds to unreserved characters, and iprivate is not iunreserved): both are readings of the text";
+
+/// `normalized` (a normalization of a reference whose query was
+/// `query`) with the private-use characters (RFC 3987 §2.2 `iprivate`)
+/// that were percent-encoded in `query` encoded again (uppercase, as
+/// §6.2.2.1 writes them); `None` when there are none.
+fn private_kept_encoded(query: &str, normalized: &str, parts: &Parts) -> Option<String> {
+    let out_query = parts.query.as_deref()?;
+    let private = |c: char| matches!(c as u32, 0xE000..=0xF8FF | 0xE0000..=0xE0FFF | 0xF0000..=0xFFFFD | 0x10_0000..=0x10_FFFD);
+    // Walk the query as written and as normalized side by side: each
+    // character of the normalized query is either the same character as
+    // written, or a percent-encoded triplet (its digits' case aside), or
+    // the character a run of triplets as written encodes.
+    let mut rest = query;
+    let mut rebuilt = String::with_capacity(out_query.len());
+    let mut changed = false;
+    let mut chars = out_query.chars();
+    while let Some(c) = chars.next() {
+        if c == '%' {
+            let triplet: String = std::iter::once(c).chain(chars.by_ref().take(2)).collect();
+            if !rest
+                .get(..3)
+                .is_some_and(|w| w.eq_ignore_ascii_case(&triplet))
+            {
+                return None;
+            }
+            rest = rest.get(3..)?;
+            rebuilt.push_str(&triplet);
+        } else if rest.starts_with(c) {
+            rest = rest.get(c.len_utf8()..)?;
+            rebuilt.push(c);
+        } else {
+            let mut utf8 = [0; 4];
+            let encoded: String = c
+                .encode_utf8(&mut utf8)
+                .bytes()
+                .map(|b| format!("%{b:02X}"))
+                .collect();
+            if !rest
+                .get(..encoded.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(&encoded))
+            {
+                return None;
+            }
+            rest = rest.get(encoded.len()..)?;
+            if private(c) {
+                rebuilt.push_str(&encoded);
+                changed = true;
+            } else {
+                rebuilt.push(c);
+            }
+        }
+    }
+    if !rest.is_empty() || !changed {
+        return None;
+    }
+    // The query is the last component but the fragment: put it back.
+    let q0 = normalized.find('?')?;
+    let tail = parts
+        .fragment
+        .as_deref()
+        .map_or(String::new(), |f| format!("#{f}"));
+    Some(format!("{}?{rebuilt}{tail}", normalized.get(..q0)?))
+}
+
+/// A normalized reference with a "/." written before a path that starts
+/// with "//" and has no authority, as RFC 3986 §5.3 prints it instead:
+/// the "/." taken off.
+fn slashes_as_printed(normalized: &str) -> Option<String> {
+    let r = IriRef::parse_with(normalized, &ParseOptions::new().profile(Profile::Leiri)).ok()?;
+    let parts = Parts::of(&r);
+    if parts.authority.is_some() || !parts.path.as_deref()?.starts_with("/.//") {
+        return None;
+    }
+    let scheme = parts.scheme.as_deref()?;
+    let at = scheme.len() + 1;
+    Some(format!(
+        "{}{}",
+        normalized.get(..at)?,
+        normalized.get(at + 2..)?
+    ))
 }
 
 /// IRI → URI: registered names percent-encoded (3987bis §3.4.1), or
@@ -514,10 +619,43 @@ pub(crate) fn to_iri(input: &str) -> Expect {
                     also.push(s);
                 }
             }
+            if let Some(s) = isolates_decoded(&result)
+                && !also.contains(&s)
+            {
+                also.push(s);
+            }
             Expect::Result { result, also }
         }
         Err(_) => Expect::Error,
     }
+}
+
+/// The bidi formatting characters Unicode added after RFC 3987 (ALM
+/// U+061C; the isolates LRI, RLI, FSI, PDI, U+2066..U+2069), as the
+/// percent-encoded UTF-8 URI → IRI conversion keeps them in.
+const LATER_BIDI_CONTROLS: &[(&str, char)] = &[
+    ("%D8%9C", '\u{061C}'),
+    ("%E2%81%A6", '\u{2066}'),
+    ("%E2%81%A7", '\u{2067}'),
+    ("%E2%81%A8", '\u{2068}'),
+    ("%E2%81%A9", '\u{2069}'),
+];
+
+/// The note of a URI → IRI conversion whose answers differ in the bidi
+/// formatting characters of [`LATER_BIDI_CONTROLS`].
+pub(crate) const ISOLATES_NOTE: &str = "RFC 3987 §4.1 forbids the bidi formatting characters it lists (LRM, RLM, LRE, RLE, LRO, RLO, PDF); ALM and the isolates came later and are bidi formatting characters (Bidi_Control) in today's Unicode: the first answer keeps them encoded as formatting characters, the other decodes them as the list as printed allows";
+
+/// An IRI from URI → IRI conversion with the later bidi controls it kept
+/// percent-encoded decoded: RFC 3987 §4.1's list, as printed, does not
+/// name them. `None` when there are none.
+pub(crate) fn isolates_decoded(iri: &str) -> Option<String> {
+    let mut out = iri.to_owned();
+    for (encoded, c) in LATER_BIDI_CONTROLS {
+        for written in [encoded.to_string(), encoded.to_lowercase()] {
+            out = out.replace(&written, &c.to_string());
+        }
+    }
+    (out != iri).then_some(out)
 }
 
 /// The spec examples of the operations: every resolution of RFC 3986

@@ -624,3 +624,48 @@ fn the_new_operations_have_cases_in_every_iri_profile() {
         Expect::Requirements(vec!["bidi-formatting".into()])
     );
 }
+
+#[test]
+fn normalizations_and_conversions_list_each_reading() {
+    let case = |id: &str| suite().cases().iter().find(|c| c.id == id).unwrap();
+    let answers = |id: &str| match &case(id).expect {
+        Expect::Result { result, also } => (result.clone(), also.clone()),
+        e => panic!("{id}: {e:?}"),
+    };
+    for p in ["rfc3987bis", "rfc3987", "rfc3986", "leiri"] {
+        // remove_dot_segments then §5.3 as printed, beside "/.".
+        let id = format!("normalize/{p}/template/71");
+        assert_eq!(case(&id).input, "foo:/..//a");
+        assert_eq!(answers(&id), ("foo:/.//a".into(), vec!["foo://a".into()]));
+        assert!(case(&id).note.as_deref().unwrap().contains("as printed"));
+    }
+    for p in ["rfc3987bis", "rfc3987", "leiri"] {
+        // iprivate in a query: decoded, or kept encoded (RFC 3987 §5.3.2.3).
+        let id = format!("normalize/{p}/template/63");
+        assert_eq!(case(&id).input, "http://a/?%EE%80%80");
+        let kept = vec!["http://a/?%EE%80%80".to_owned()];
+        assert_eq!(answers(&id), ("http://a/?\u{E000}".into(), kept));
+        let id = format!("normalize/{p}/template/74");
+        let kept = vec!["http://a/?\u{E000}%EE%80%80".to_owned()];
+        assert_eq!(answers(&id), ("http://a/?\u{E000}\u{E000}".into(), kept));
+    }
+    // The isolates: kept encoded as bidi formatting characters, or decoded
+    // as RFC 3987 §4.1's list as printed allows.
+    assert_eq!(
+        answers("to-iri/rfc3987bis/limitations/12"),
+        (
+            "http://h/%E2%81%A6x%E2%81%A9".into(),
+            vec!["http://h/\u{2066}x\u{2069}".into()]
+        )
+    );
+    // A document charset is 3987bis §3.5's: none under RFC 3987 (§3.1).
+    let charsets = |p: Profile| {
+        suite()
+            .cases()
+            .iter()
+            .filter(|c| c.op == Op::ToUri && c.profile == p && c.extra.contains_key("charset"))
+            .count()
+    };
+    assert_eq!(charsets(Profile::Rfc3987), 0);
+    assert!(charsets(Profile::Rfc3987bis) >= 8 && charsets(Profile::Leiri) >= 8);
+}

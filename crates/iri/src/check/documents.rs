@@ -406,6 +406,27 @@ impl DocWriter {
                     Ok(report) => verdict(report).painted(self.color),
                     Err(_) => paint("invalid", AnsiColor::Red.on_default(), self.color),
                 };
+                // A finding about the document as a whole has no IRI to
+                // show, nor a window of one: it is said once, with its code.
+                if let (What::DocumentFinding { .. }, Ok(report)) = (&found.what, &answer) {
+                    for v in &report.violations {
+                        writeln!(
+                            self.out,
+                            "{}:{}:{}: {} in the {} document: {}\n",
+                            iribis::render::escape_invisible(source.name),
+                            found.line,
+                            found.column,
+                            paint(
+                                &format!("{}[{}]", v.severity.name(), v.code.name()),
+                                AnsiColor::Red.on_default().bold(),
+                                self.color,
+                            ),
+                            self.doc_format.name(),
+                            iribis::render::escape_invisible(&v.message)
+                        )?;
+                    }
+                    return Ok(());
+                }
                 let shown = match (&found.what, resolved) {
                     (_, Some(r)) => format!("{} -> {}", shown_input(written), escape_line(r)),
                     _ => shown_input(written).into_owned(),

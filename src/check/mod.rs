@@ -987,22 +987,30 @@ fn check_userinfo(r: &IriRef<&str>, scheme: Option<&str>, found: &mut Findings<'
 }
 
 /// The start of a userinfo when it is shaped like a host (RFC 3986 §7.6):
-/// after percent-decoding, its leading run of letters, digits, `-` and `.`
-/// is two or more labels whose last is alphabetic and two letters or more
-/// (like a top-level domain: `google.com`, `cnn.example.com` in
-/// `cnn.example.com&story=x`), or a dotted-decimal IPv4 address.
+/// after percent-decoding, its leading run of letters, digits, combining
+/// marks, `-` and label separators is two or more labels whose last is
+/// alphabetic and two letters or more (like a top-level domain:
+/// `google.com`, `cnn.example.com` in `cnn.example.com&story=x`, `bücher.de`,
+/// `例え.jp`), or a dotted-decimal IPv4 address. The label separators are
+/// U+002E and the full stops that UTS #46 maps to it (U+3002 IDEOGRAPHIC
+/// FULL STOP, U+FF0E FULLWIDTH FULL STOP, U+FF61 HALFWIDTH IDEOGRAPHIC FULL
+/// STOP, UTS #46 §4.1): people read `paypal。com` as `paypal.com`, and
+/// browsers reach it so. The shape is returned as written.
 fn host_shaped(userinfo: &str) -> Option<String> {
     let decoded = percent_encoding::percent_decode_str(userinfo).decode_utf8_lossy();
+    let is_stop = |c: char| matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}');
     let end = decoded
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '.'))
+        .find(|c: char| {
+            !(c.is_alphanumeric() || c == '-' || is_stop(c) || crate::unicode::is_combining_mark(c))
+        })
         .unwrap_or(decoded.len());
-    let run = decoded[..end].trim_end_matches('.');
-    let labels: Vec<&str> = run.split('.').collect();
+    let run = decoded[..end].trim_end_matches(is_stop);
+    let labels: Vec<&str> = run.split(is_stop).collect();
     let last = labels.last().copied().unwrap_or("");
     let name = labels.len() >= 2
         && labels.iter().all(|l| !l.is_empty())
-        && last.len() >= 2
-        && last.bytes().all(|b| b.is_ascii_alphabetic());
+        && last.chars().count() >= 2
+        && last.chars().all(char::is_alphabetic);
     let address = run.parse::<std::net::Ipv4Addr>().is_ok();
     (name || address).then(|| run.to_owned())
 }

@@ -695,11 +695,12 @@ fn check_parsed(
 
 /// Whether the path can read otherwise in a browser: it has a `%2e`
 /// (which the percent-encoding checks have found as an encoded unreserved
-/// character), a LEIRI's backslash, or a drive letter before a dot segment
-/// (which rust-url keeps in every scheme). The findings so far answer for
-/// the first and the last, with no second look at the path.
+/// character) or a drive letter before a dot segment (which rust-url keeps
+/// in every scheme). The findings so far answer, with no second look at
+/// the path; a LEIRI's backslash, space or tab is
+/// [`crate::readings::rest_may_differ`]'s.
 #[cfg(feature = "readings")]
-fn path_may_differ(r: &IriRef<&str>, options: &CheckOptions, found: &Findings<'_>) -> bool {
+fn path_may_differ(r: &IriRef<&str>, found: &Findings<'_>) -> bool {
     let input = r.as_str();
     let path = r.path();
     found.list.iter().any(|f| match f.code {
@@ -711,7 +712,7 @@ fn path_may_differ(r: &IriRef<&str>, options: &CheckOptions, found: &Findings<'_
         }
         Code::DotSegment => memchr::memchr(b':', path.as_bytes()).is_some(),
         _ => false,
-    }) || (options.profile == Profile::Leiri && memchr::memchr(b'\\', path.as_bytes()).is_some())
+    })
 }
 
 /// Where other readers read the input otherwise (`READING_` codes), and
@@ -732,7 +733,7 @@ fn check_readings(
 ) {
     use crate::readings::{HostLook, host_may_differ, rest_may_differ, scheme_kind};
     let allowed = options.allowed_hosts.as_ref();
-    if allowed.is_none() && !rest_may_differ(r) && !path_may_differ(r, options, found) {
+    if allowed.is_none() && !rest_may_differ(r) && !path_may_differ(r, found) {
         match host_may_differ(r, host, scheme, plain) {
             HostLook::Alike => return,
             HostLook::Name => {

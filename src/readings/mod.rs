@@ -29,8 +29,10 @@
 //!
 //! - `READING_HOST_DIFFERS`: another reader reaches another host (or port):
 //!   numeric forms (`http://0x7f.1/` is 127.0.0.1), percent-decoded hosts
-//!   (`%6c%6fcalhost`), UTS #46-mapped hosts (full-width `０ｘ７ｆ.１`),
-//!   a special scheme without `//` (`http:evil.example`);
+//!   (`%6c%6fcalhost`), UTS #46-mapped hosts (full-width `０ｘ７ｆ.１`;
+//!   full-width `ｌｏｃａｌｈｏｓｔ`, which browsers map to `localhost` and
+//!   3987bis §3.4.2's lookup, RFC 5891's with no mapping, refuses), a
+//!   special scheme without `//` (`http:evil.example`);
 //! - `READING_REJECTED`: browsers reject what 3987bis accepts
 //!   (`http://a.b.c.127.0.0.1/`, `http://ex%00ample.com/`);
 //! - `READING_ENCODED_DOT_SEGMENT`: `%2e`, `.%2e`, `%2e.`, `%2e%2e` path
@@ -363,7 +365,8 @@ impl Difference {
     /// // Browsers map the full-width name to `localhost`; 3987bis's lookup
     /// // (RFC 5891, no mapping) refuses it.
     /// let r = IriRef::parse("http://ｌｏｃａｌｈｏｓｔ/")?;
-    /// let d = &readings(&r).differences()[0];
+    /// let all = readings(&r);
+    /// let d = &all.differences()[0];
     /// assert_eq!(d.code.name(), "READING_HOST_DIFFERS");
     /// assert_eq!(d.address_class(), Some(AddressClass::Loopback));
     /// # Ok::<(), iribis::ParseError>(())
@@ -783,7 +786,7 @@ fn file_path_slashes(input: &str) -> usize {
     let path = if slash(rest) && slash(&rest[1..]) {
         let after = &rest[2..];
         let end = after.find(['/', '\\']).unwrap_or(after.len());
-        let b = after[..end].as_bytes();
+        let b = &after.as_bytes()[..end];
         if b.len() == 2 && b[0].is_ascii_alphabetic() && matches!(b[1], b':' | b'|') {
             after
         } else if end < after.len() {

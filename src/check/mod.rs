@@ -693,14 +693,20 @@ fn check_parsed(
     check_readings(r, host, scheme, plain, options, hosts, found);
 }
 
-/// Whether the path can read otherwise in a browser: it has a `%2e`
-/// (which the percent-encoding checks have found as an encoded unreserved
-/// character) or a drive letter before a dot segment (which rust-url keeps
-/// in every scheme). The findings so far answer, with no second look at
-/// the path; a LEIRI's backslash, space or tab is
-/// [`crate::readings::rest_may_differ`]'s.
+/// Whether the path or a LEIRI's characters can read otherwise in a
+/// browser, as the findings so far answer (no second look at the input):
+/// the path has a `%2e` (which the percent-encoding checks have found as
+/// an encoded unreserved character) or a drive letter before a dot segment
+/// (which rust-url keeps in every scheme); or a LEIRI has a character of
+/// 3987bis §6.3 (a LEIRI_ONLY_CHARACTER finding) that browsers do not read
+/// as written: a tab, line feed or carriage return, which the URL
+/// Standard's parser removes anywhere, a backslash, which it reads as `/`
+/// in a special scheme, or a control or space at the end, which it strips.
+/// The others (a space, `"<>^`{|}`, a control within the path) browsers
+/// percent-encode, the same path then; in the host
+/// [`crate::readings::host_may_differ`] looks at them.
 #[cfg(feature = "readings")]
-fn path_may_differ(r: &IriRef<&str>, found: &Findings<'_>) -> bool {
+fn found_may_differ(r: &IriRef<&str>, found: &Findings<'_>) -> bool {
     let input = r.as_str();
     let path = r.path();
     found.list.iter().any(|f| match f.code {
@@ -711,6 +717,10 @@ fn path_may_differ(r: &IriRef<&str>, found: &Findings<'_>) -> bool {
                     .is_some_and(|e| e.eq_ignore_ascii_case("%2e"))
         }
         Code::DotSegment => memchr::memchr(b':', path.as_bytes()).is_some(),
+        Code::LeiriOnlyCharacter => {
+            f.end == input.len()
+                || matches!(input.as_bytes()[f.start], b'\t' | b'\n' | b'\r' | b'\\')
+        }
         _ => false,
     })
 }
@@ -733,7 +743,7 @@ fn check_readings(
 ) {
     use crate::readings::{HostLook, host_may_differ, rest_may_differ, scheme_kind};
     let allowed = options.allowed_hosts.as_ref();
-    if allowed.is_none() && !rest_may_differ(r) && !path_may_differ(r, found) {
+    if allowed.is_none() && !rest_may_differ(r) && !found_may_differ(r, found) {
         match host_may_differ(r, host, scheme, plain) {
             HostLook::Alike => return,
             HostLook::Name => {

@@ -519,7 +519,7 @@ pub(crate) enum HostLook {
 /// The cheap look at the host of `r`: with [`rest_may_differ`], whether
 /// another reader can read `r` otherwise than 3987bis, so that the checker
 /// computes [`readings()`] only where they can part. Never `Alike` with
-/// `rest_may_differ` false (and the checker's look at the path) where
+/// `rest_may_differ` false (and the checker's look at its findings) where
 /// [`Readings::differences`] is not empty (tests/readings.rs checks it,
 /// through the checker, on every input of its properties).
 ///
@@ -572,17 +572,11 @@ fn leiri_only(name: &str) -> bool {
         .any(|b| b <= 0x20 || b == 0x7F || b"\"<>\\^`{|}".contains(&b))
 }
 
-/// The cheap look at the rest of `r` but the path (which the checker
-/// looks at with what it has found: `check::path_may_differ`): a userinfo
-/// with a percent-encoding, a port past 65535, a `file:` userinfo or port,
-/// and in a LEIRI any character a LEIRI allows and an IRI does not
-/// (browsers strip tabs and newlines anywhere, read a backslash as a slash
-/// and refuse spaces in a host: 3987bis §6.3's characters are where a
-/// LEIRI can read otherwise, in whichever component).
+/// The cheap look at the rest of `r` but the path and a LEIRI's
+/// characters (which the checker looks at with what it has found:
+/// `check::found_may_differ`): a userinfo with a percent-encoding, a port
+/// past 65535, a `file:` userinfo or port.
 pub(crate) fn rest_may_differ(r: &IriRef<&str>) -> bool {
-    if r.profile() == crate::Profile::Leiri && leiri_only(r.as_str()) {
-        return true;
-    }
     if r.userinfo().is_none() && r.port().is_none() {
         return false;
     }

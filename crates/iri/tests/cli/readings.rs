@@ -184,10 +184,13 @@ fn check_reports_what_parse_readings_reports() {
             .iter()
             .filter(|f| f["code"].as_str().unwrap().starts_with("READING_"))
             .collect();
-        assert_eq!(found.len(), 1, "{input}: {v}");
-        assert_eq!(found[0]["code"], "READING_HOST_DIFFERS", "{input}");
-        assert_eq!(found[0]["reached"], reached, "{input}");
-        assert_eq!(found[0]["address_class"].as_str(), class, "{input}");
+        let host = found
+            .iter()
+            .find(|f| f["code"] == "READING_HOST_DIFFERS")
+            .unwrap_or_else(|| panic!("{input}: {v}"));
+        assert_eq!(host["reached"], reached, "{input}");
+        assert_eq!(host["address_class"].as_str(), class, "{input}");
+        let from_check: Vec<&str> = found.iter().map(|f| f["code"].as_str().unwrap()).collect();
         let mut parse_args = vec!["parse", "--readings", "--json"];
         parse_args.extend(args.iter().take(2));
         parse_args.push(input);
@@ -199,6 +202,6 @@ fn check_reports_what_parse_readings_reports() {
             .iter()
             .map(|d| d["code"].as_str().unwrap())
             .collect();
-        assert_eq!(codes, ["READING_HOST_DIFFERS"], "{input}: {p}");
+        assert_eq!(codes, from_check, "{input}: {p}");
     }
 }

@@ -1548,6 +1548,51 @@ mod tests {
     }
 
     #[test]
+    fn lookups_refused() {
+        for name in [
+            "ｌｏｃａｌｈｏｓｔ",
+            "ⓛⓞⓒⓐⓛⓗⓞⓢⓣ",
+            "\u{2113}ocalhost",
+            "a\u{AD}b",
+            "example\u{3002}com",
+            "\u{FB00}.com",
+            "%ef%bd%8c%ef%bd%8f%ef%bd%83alhost",
+            "e\u{301}.example",
+        ] {
+            assert!(lookup_refuses(name), "{name}");
+        }
+        for name in [
+            "example.com",
+            "EXAMPLE.com",
+            "BÜCHER.de",
+            "i\u{2764}\u{FE0F}.ws",
+            "xn--bcher-kva.de",
+            "r%C3%A9sum%C3%A9.example",
+            "例え.jp",
+            "a%FFb",
+        ] {
+            assert!(!lookup_refuses(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn file_paths_as_the_standard_reads_them() {
+        for (input, slashes) in [
+            ("file:////foo", 2),
+            ("file:////", 2),
+            ("file://localhost////foo", 4),
+            ("file://localhost//a//../..//foo", 3),
+            ("file://spider///", 3),
+            ("file:///C:/../..//x", 1),
+            ("file:.//p", 2),
+            ("file://h/a?//q", 1),
+            ("http://h//", 0),
+        ] {
+            assert_eq!(file_path_slashes(input), slashes, "{input}");
+        }
+    }
+
+    #[test]
     fn numbers_at_the_end() {
         for h in ["1", "a.1", "a.1.", "0x", "0x7f", "a.0XfF"] {
             assert!(ends_in_number(h), "{h}");

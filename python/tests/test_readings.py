@@ -36,8 +36,16 @@ def test_rejection_and_relative():
 
 
 def test_normalization_only_is_no_difference():
-    for s in ["HTTP://EXAMPLE.org:80/a/../b", "http://r%C3%A9sum%C3%A9.example/", "http://ｌｏｃａｌｈｏｓｔ/"]:
+    for s in ["HTTP://EXAMPLE.org:80/a/../b", "http://r%C3%A9sum%C3%A9.example/", "http://BÜCHER.de/"]:
         assert iribis.readings(s)["differences"] == [], s
+
+
+def test_mapped_host_is_a_difference():
+    # Browsers map full-width letters (UTS #46); 3987bis looks the name up
+    # as RFC 5891 does, with no mapping, and reaches no host.
+    (d,) = iribis.readings("http://ｌｏｃａｌｈｏｓｔ/")["differences"]
+    assert d["code"] == "READING_HOST_DIFFERS"
+    assert (d["readers"], d["reached"], d["address_class"]) == (["whatwg"], "localhost", "loopback")
 
 
 def test_profiles_and_errors():

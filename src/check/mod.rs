@@ -693,13 +693,20 @@ fn check_parsed(
     check_readings(r, host, scheme, plain, options, hosts, found);
 }
 
-/// Whether the path can read otherwise in a browser: it has a `%2e`
-/// (which the percent-encoding checks have found as an encoded unreserved
-/// character), a LEIRI's backslash, or a drive letter before a dot segment
-/// (which rust-url keeps in every scheme). The findings so far answer for
-/// the first and the last, with no second look at the path.
+/// Whether the path or a LEIRI's characters can read otherwise in a
+/// browser, as the findings so far answer (no second look at the input):
+/// the path has a `%2e` (which the percent-encoding checks have found as
+/// an encoded unreserved character) or a drive letter before a dot segment
+/// (which rust-url keeps in every scheme); or a LEIRI has a character of
+/// 3987bis §6.3 (a LEIRI_ONLY_CHARACTER finding) that browsers do not read
+/// as written: a tab, line feed or carriage return, which the URL
+/// Standard's parser removes anywhere, a backslash, which it reads as `/`
+/// in a special scheme, or a control or space at the end, which it strips.
+/// The others (a space, `"<>^`{|}`, a control within the path) browsers
+/// percent-encode, the same path then; in the host
+/// [`crate::readings::host_may_differ`] looks at them.
 #[cfg(feature = "readings")]
-fn path_may_differ(r: &IriRef<&str>, options: &CheckOptions, found: &Findings<'_>) -> bool {
+fn found_may_differ(r: &IriRef<&str>, found: &Findings<'_>) -> bool {
     let input = r.as_str();
     let path = r.path();
     found.list.iter().any(|f| match f.code {
@@ -710,8 +717,12 @@ fn path_may_differ(r: &IriRef<&str>, options: &CheckOptions, found: &Findings<'_
                     .is_some_and(|e| e.eq_ignore_ascii_case("%2e"))
         }
         Code::DotSegment => memchr::memchr(b':', path.as_bytes()).is_some(),
+        Code::LeiriOnlyCharacter => {
+            f.end == input.len()
+                || matches!(input.as_bytes()[f.start], b'\t' | b'\n' | b'\r' | b'\\')
+        }
         _ => false,
-    }) || (options.profile == Profile::Leiri && memchr::memchr(b'\\', path.as_bytes()).is_some())
+    })
 }
 
 /// Where other readers read the input otherwise (`READING_` codes), and
@@ -732,7 +743,7 @@ fn check_readings(
 ) {
     use crate::readings::{HostLook, host_may_differ, rest_may_differ, scheme_kind};
     let allowed = options.allowed_hosts.as_ref();
-    if allowed.is_none() && !rest_may_differ(r) && !path_may_differ(r, options, found) {
+    if allowed.is_none() && !rest_may_differ(r) && !found_may_differ(r, found) {
         match host_may_differ(r, host, scheme, plain) {
             HostLook::Alike => return,
             HostLook::Name => {
@@ -987,22 +998,30 @@ fn check_userinfo(r: &IriRef<&str>, scheme: Option<&str>, found: &mut Findings<'
 }
 
 /// The start of a userinfo when it is shaped like a host (RFC 3986 §7.6):
-/// after percent-decoding, its leading run of letters, digits, `-` and `.`
-/// is two or more labels whose last is alphabetic and two letters or more
-/// (like a top-level domain: `google.com`, `cnn.example.com` in
-/// `cnn.example.com&story=x`), or a dotted-decimal IPv4 address.
+/// after percent-decoding, its leading run of letters, digits, combining
+/// marks, `-` and label separators is two or more labels whose last is
+/// alphabetic and two letters or more (like a top-level domain:
+/// `google.com`, `cnn.example.com` in `cnn.example.com&story=x`, `bücher.de`,
+/// `例え.jp`), or a dotted-decimal IPv4 address. The label separators are
+/// U+002E and the full stops that UTS #46 maps to it (U+3002 IDEOGRAPHIC
+/// FULL STOP, U+FF0E FULLWIDTH FULL STOP, U+FF61 HALFWIDTH IDEOGRAPHIC FULL
+/// STOP, UTS #46 §4.1): people read `paypal。com` as `paypal.com`, and
+/// browsers reach it so. The shape is returned as written.
 fn host_shaped(userinfo: &str) -> Option<String> {
     let decoded = percent_encoding::percent_decode_str(userinfo).decode_utf8_lossy();
+    let is_stop = |c: char| matches!(c, '.' | '\u{3002}' | '\u{FF0E}' | '\u{FF61}');
     let end = decoded
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '.'))
+        .find(|c: char| {
+            !(c.is_alphanumeric() || c == '-' || is_stop(c) || crate::unicode::is_combining_mark(c))
+        })
         .unwrap_or(decoded.len());
-    let run = decoded[..end].trim_end_matches('.');
-    let labels: Vec<&str> = run.split('.').collect();
+    let run = decoded[..end].trim_end_matches(is_stop);
+    let labels: Vec<&str> = run.split(is_stop).collect();
     let last = labels.last().copied().unwrap_or("");
     let name = labels.len() >= 2
         && labels.iter().all(|l| !l.is_empty())
-        && last.len() >= 2
-        && last.bytes().all(|b| b.is_ascii_alphabetic());
+        && last.chars().count() >= 2
+        && last.chars().all(char::is_alphabetic);
     let address = run.parse::<std::net::Ipv4Addr>().is_ok();
     (name || address).then(|| run.to_owned())
 }

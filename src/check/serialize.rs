@@ -460,12 +460,20 @@ mod tests {
             assert_valid(f);
             assert_eq!(f["whatwg"], Value::Null, "{f}");
         }
-        let name = findings("http://%6c%6fcalhost/");
+        // A name has no address class, but `localhost` (the loopback).
+        let name = findings("http://%65vil.example/");
         let f = name
             .iter()
             .find(|f| f["code"] == "READING_HOST_DIFFERS")
             .expect("a reading finding");
         assert_valid(f);
         assert!(f.get("address_class").is_none(), "{f}");
+        let name = findings("http://%6c%6fcalhost/");
+        let f = name
+            .iter()
+            .find(|f| f["code"] == "READING_HOST_DIFFERS")
+            .expect("a reading finding");
+        assert_valid(f);
+        assert_eq!(f["address_class"], "loopback", "{f}");
     }
 }

@@ -29,8 +29,10 @@
 //!
 //! - `READING_HOST_DIFFERS`: another reader reaches another host (or port):
 //!   numeric forms (`http://0x7f.1/` is 127.0.0.1), percent-decoded hosts
-//!   (`%6c%6fcalhost`), UTS #46-mapped hosts (full-width `０ｘ７ｆ.１`),
-//!   a special scheme without `//` (`http:evil.example`);
+//!   (`%6c%6fcalhost`), UTS #46-mapped hosts (full-width `０ｘ７ｆ.１`;
+//!   full-width `ｌｏｃａｌｈｏｓｔ`, which browsers map to `localhost` and
+//!   3987bis §3.4.2's lookup, RFC 5891's with no mapping, refuses), a
+//!   special scheme without `//` (`http:evil.example`);
 //! - `READING_REJECTED`: browsers reject what 3987bis accepts
 //!   (`http://a.b.c.127.0.0.1/`, `http://ex%00ample.com/`);
 //! - `READING_ENCODED_DOT_SEGMENT`: `%2e`, `.%2e`, `%2e.`, `%2e%2e` path
@@ -353,9 +355,27 @@ pub struct Difference {
 
 impl Difference {
     /// The class of the address the readers reach, when it is an IP
-    /// address.
+    /// address or a name that is always the loopback (`localhost` and the
+    /// names below it, RFC 6761 §6.3).
+    ///
+    /// ```
+    /// use iribis::readings::{readings, AddressClass};
+    /// use iribis::IriRef;
+    ///
+    /// // Browsers map the full-width name to `localhost`; 3987bis's lookup
+    /// // (RFC 5891, no mapping) refuses it.
+    /// let r = IriRef::parse("http://ｌｏｃａｌｈｏｓｔ/")?;
+    /// let all = readings(&r);
+    /// let d = &all.differences()[0];
+    /// assert_eq!(d.code.name(), "READING_HOST_DIFFERS");
+    /// assert_eq!(d.address_class(), Some(AddressClass::Loopback));
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
     pub fn address_class(&self) -> Option<AddressClass> {
-        self.reached.as_ref().and_then(ReadHost::address_class)
+        self.reached.as_ref().and_then(|h| match h {
+            ReadHost::Name(n) => name_class(&canonical_name(n)),
+            _ => h.address_class(),
+        })
     }
 }
 
@@ -414,13 +434,24 @@ impl Readings {
 }
 
 /// The class of a host in the canonical form of [`Readings::hosts`], when
-/// it is an IP address.
+/// it is an IP address or `localhost` (or a name below it: the loopback).
 pub fn address_class_of(host: &str) -> Option<AddressClass> {
     let bare = host
         .strip_prefix('[')
         .and_then(|h| h.strip_suffix(']'))
         .unwrap_or(host);
-    bare.parse::<IpAddr>().ok().map(AddressClass::of)
+    match bare.parse::<IpAddr>() {
+        Ok(a) => Some(AddressClass::of(a)),
+        Err(_) => name_class(host),
+    }
+}
+
+/// The class of a name in canonical form that is always an address of one
+/// class: `localhost` and the names below it are the loopback (RFC 6761
+/// §6.3; browsers answer them so without asking DNS).
+fn name_class(name: &str) -> Option<AddressClass> {
+    let name = name.strip_suffix('.').unwrap_or(name);
+    (name == "localhost" || name.ends_with(".localhost")).then_some(AddressClass::Loopback)
 }
 
 /// The schemes the WHATWG URL Standard calls special, whose hosts are
@@ -488,7 +519,7 @@ pub(crate) enum HostLook {
 /// The cheap look at the host of `r`: with [`rest_may_differ`], whether
 /// another reader can read `r` otherwise than 3987bis, so that the checker
 /// computes [`readings()`] only where they can part. Never `Alike` with
-/// `rest_may_differ` false (and the checker's look at the path) where
+/// `rest_may_differ` false (and the checker's look at its findings) where
 /// [`Readings::differences`] is not empty (tests/readings.rs checks it,
 /// through the checker, on every input of its properties).
 ///
@@ -541,9 +572,10 @@ fn leiri_only(name: &str) -> bool {
         .any(|b| b <= 0x20 || b == 0x7F || b"\"<>\\^`{|}".contains(&b))
 }
 
-/// The cheap look at the rest of `r` but the path (which the checker
-/// looks at with what it has found: `check::path_may_differ`): a userinfo
-/// with a percent-encoding, a port past 65535, a `file:` userinfo or port.
+/// The cheap look at the rest of `r` but the path and a LEIRI's
+/// characters (which the checker looks at with what it has found:
+/// `check::found_may_differ`): a userinfo with a percent-encoding, a port
+/// past 65535, a `file:` userinfo or port.
 pub(crate) fn rest_may_differ(r: &IriRef<&str>) -> bool {
     if r.userinfo().is_none() && r.port().is_none() {
         return false;
@@ -633,7 +665,7 @@ fn whatwg(input: &str) -> Result<Reading, Rejection> {
         },
     })?;
     let special = is_special(Some(url.scheme()));
-    let host = match url.host() {
+    let mut host = match url.host() {
         Some(url::Host::Domain("")) => Some(ReadHost::Empty),
         Some(url::Host::Domain(d)) if special => Some(ReadHost::Name(d.to_owned())),
         Some(url::Host::Domain(d)) => Some(ReadHost::Opaque(d.to_owned())),
@@ -642,6 +674,29 @@ fn whatwg(input: &str) -> Result<Reading, Rejection> {
         None if url.has_authority() => Some(ReadHost::Empty),
         None => None,
     };
+    // rust-url drops the host of a `file:` URL whose path starts with a
+    // Windows drive letter (`file://host/C:/x`), which the Standard no
+    // longer does and WPT's URL tests do not expect (`file://example.net/C:/`
+    // keeps `example.net`): the host as the Standard's file host state reads
+    // it.
+    if url.scheme() == "file"
+        && matches!(host, None | Some(ReadHost::Empty))
+        && starts_with_drive_letter(url.path().strip_prefix('/').unwrap_or(""))
+        && let Some(kept) = file_host(input)
+    {
+        host = Some(kept);
+    }
+    // rust-url drops the empty segments at the start of a `file:` path
+    // (`file:////foo` is `/foo` there); the Standard keeps them, and WPT's
+    // URL tests expect `//foo`.
+    let mut path = url.path().to_owned();
+    if url.scheme() == "file" {
+        let slashes = file_path_slashes(input);
+        let had = path.len() - path.trim_start_matches('/').len();
+        if slashes > had {
+            path.insert_str(0, &"/".repeat(slashes - had));
+        }
+    }
     let userinfo = match (url.username(), url.password()) {
         ("", None) => None,
         (user, None) => Some(user.to_owned()),
@@ -653,10 +708,124 @@ fn whatwg(input: &str) -> Result<Reading, Rejection> {
         userinfo,
         host,
         port: url.port().map(|p| p.to_string()),
-        path: Some(url.path().to_owned()),
+        path: Some(path),
         query: url.query().map(str::to_owned),
         fragment: url.fragment().map(str::to_owned),
     })
+}
+
+/// A Windows drive letter at the start of `path` (the URL Standard's
+/// "starts with a Windows drive letter": a letter, `:` or `|`, then the end
+/// or `/ \\ ? #`).
+fn starts_with_drive_letter(path: &str) -> bool {
+    let b = path.as_bytes();
+    b.len() >= 2
+        && b[0].is_ascii_alphabetic()
+        && matches!(b[1], b':' | b'|')
+        && b.get(2).is_none_or(|c| b"/\\?#".contains(c))
+}
+
+/// The host of a `file:` URL as the URL Standard's file host state reads
+/// it (§4.4): after `file:` and two slashes (or backslashes), the text up
+/// to the next `/ \\ ? #`; none when that is empty or a Windows drive
+/// letter, the empty host for `localhost`. Tabs and newlines are removed
+/// first, and the leading and trailing C0 controls and spaces (the basic
+/// URL parser's first steps).
+fn file_host(input: &str) -> Option<ReadHost> {
+    let trimmed = input.trim_matches(|c: char| c <= ' ');
+    let text: String = trimmed
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let rest = text
+        .get(..5)?
+        .eq_ignore_ascii_case("file:")
+        .then(|| &text[5..])?;
+    let rest = rest.strip_prefix(['/', '\\'])?.strip_prefix(['/', '\\'])?;
+    let buffer = &rest[..rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len())];
+    let b = buffer.as_bytes();
+    let drive = b.len() == 2 && b[0].is_ascii_alphabetic() && matches!(b[1], b':' | b'|');
+    if buffer.is_empty() || drive {
+        return None;
+    }
+    match url::Host::parse(buffer).ok()? {
+        url::Host::Domain(d) if d == "localhost" => Some(ReadHost::Empty),
+        url::Host::Domain(d) => Some(ReadHost::Name(d)),
+        url::Host::Ipv4(a) => Some(ReadHost::Ipv4(a)),
+        url::Host::Ipv6(a) => Some(ReadHost::Ipv6(a)),
+    }
+}
+
+/// How many slashes start the path of the `file:` URL `input` as the URL
+/// Standard's path state reads it (§4.4): the path's segments
+/// split at `/` and `\\`, a double-dot segment removing the last one (but
+/// a lone Windows drive letter), a single-dot one nothing, either at the
+/// end leaving an empty one.
+fn file_path_slashes(input: &str) -> usize {
+    let text: String = input
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    let Some(rest) = text
+        .get(..5)
+        .filter(|s| s.eq_ignore_ascii_case("file:"))
+        .map(|_| &text[5..])
+    else {
+        return 0;
+    };
+    let rest = &rest[..rest.find(['?', '#']).unwrap_or(rest.len())];
+    let slash = |s: &str| s.starts_with(['/', '\\']);
+    // Where the path's first segment starts.
+    let path = if slash(rest) && slash(&rest[1..]) {
+        let after = &rest[2..];
+        let end = after.find(['/', '\\']).unwrap_or(after.len());
+        let b = &after.as_bytes()[..end];
+        if b.len() == 2 && b[0].is_ascii_alphabetic() && matches!(b[1], b':' | b'|') {
+            after
+        } else if end < after.len() {
+            &after[end + 1..]
+        } else {
+            ""
+        }
+    } else if slash(rest) {
+        &rest[1..]
+    } else {
+        rest
+    };
+    let mut segments: Vec<&str> = Vec::new();
+    let parts: Vec<&str> = path.split(['/', '\\']).collect();
+    for (i, seg) in parts.iter().enumerate() {
+        let last = i + 1 == parts.len();
+        let lower = seg.to_ascii_lowercase();
+        let double = matches!(lower.as_str(), ".." | ".%2e" | "%2e." | "%2e%2e");
+        let single = matches!(lower.as_str(), "." | "%2e");
+        if double {
+            let drive = segments.len() == 1 && {
+                let b = segments[0].as_bytes();
+                b.len() == 2 && b[0].is_ascii_alphabetic() && matches!(b[1], b':' | b'|')
+            };
+            if !drive {
+                segments.pop();
+            }
+            if last {
+                segments.push("");
+            }
+        } else if single {
+            if last {
+                segments.push("");
+            }
+        } else {
+            segments.push(seg);
+        }
+    }
+    let empty = segments.iter().take_while(|s| s.is_empty()).count();
+    // The path is `/` and the segments joined with `/`.
+    if empty == segments.len() {
+        empty.max(1)
+    } else {
+        empty + 1
+    }
 }
 
 fn inet_aton_reading(r: &IriRef<&str>) -> Option<Reading> {
@@ -725,11 +894,22 @@ fn decoded_reading(r: &IriRef<&str>) -> Option<Reading> {
         Some(s) => text.get(s.len() + 1..).unwrap_or(""),
         None => &text,
     };
+    // The authority ends at the next delimiter. Where the reference has an
+    // authority, it starts after its two slashes (RFC 3986 §3.2), so that
+    // a decoded `/` right after them ends it: `http://%2F%2F@evil.example/`
+    // has the empty host there. Where the encoded slashes start the path
+    // (`/%2F%2Fevil.example`), the authority starts after all of them, as
+    // browsers skip the slashes of the decoded text a server redirects
+    // them to.
     let slashes = rest.len() - rest.trim_start_matches(['/', '\\']).len();
     if slashes < 2 {
         return None;
     }
-    let after = &rest[slashes..];
+    let after = if r.authority().is_some() {
+        &rest[2..]
+    } else {
+        &rest[slashes..]
+    };
     let authority = &after[..after.find(['/', '\\', '?', '#']).unwrap_or(after.len())];
     // The userinfo up to the last '@', as the WHATWG URL Standard, RFC
     // 3986's grammar, Python's urlsplit and Go's net/url split it: a
@@ -766,6 +946,9 @@ enum HostKey {
     Ip(IpAddr),
     Future(String),
     Empty,
+    /// A name 3987bis's lookup refuses ([`lookup_refuses`]): no host, and
+    /// unlike any host another reader reaches.
+    Refused,
 }
 
 impl HostKey {
@@ -777,7 +960,7 @@ impl HostKey {
             HostKey::Ip(IpAddr::V4(a)) => a.to_string(),
             HostKey::Ip(IpAddr::V6(a)) => format!("[{a}]"),
             HostKey::Future(f) => format!("[{f}]"),
-            HostKey::Empty => String::new(),
+            HostKey::Empty | HostKey::Refused => String::new(),
         }
     }
 }
@@ -810,6 +993,50 @@ fn canonical_name(name: &str) -> String {
         }
         Err(_) => s,
     }
+}
+
+/// Whether 3987bis's reading of the registered name `name` reaches no host
+/// where the WHATWG URL Standard's UTS #46 processing reaches one, because
+/// the mapping changes a label.
+///
+/// 3987bis §3.4.2 converts an `ireg-name` for lookup by decoding its
+/// percent-encoded UTF-8 and applying RFC 5891's lookup (§5.3–5.5) to each
+/// label between U+002E FULL STOPs. That lookup maps nothing: a label
+/// outside NFC or with a character IDNA2008 does not allow is refused
+/// (RFC 5891 §5.4). Browsers map first (UTS #46 §4.1: compatibility forms,
+/// ignored characters, the other full stops as label separators), so a
+/// full-width `ｌｏｃａｌｈｏｓｔ`, `ⓛⓞⓒⓐⓛⓗⓞⓢⓣ`, `a`U+00AD`b` or
+/// `example。com` reaches a host in browsers and none under 3987bis.
+///
+/// Lowercasing (the DNS compares names without case, RFC 4343) and
+/// dropping variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF, which
+/// select a glyph of the same character) leave the label the same one:
+/// `BÜCHER.de` and `i❤️.ws` are not refused. A name UTS #46 itself rejects
+/// is not counted here: the WHATWG reading rejects it then.
+fn lookup_refuses(name: &str) -> bool {
+    let decoded = decode_non_ascii(name);
+    if decoded.is_ascii() {
+        return false;
+    }
+    use idna::uts46::{AsciiDenyList, Hyphens, Uts46};
+    decoded.split('.').any(|label| {
+        if label.is_ascii() {
+            return false;
+        }
+        let same: String = label
+            .chars()
+            .filter(|&c| !is_variation_selector(c))
+            .flat_map(char::to_lowercase)
+            .collect();
+        let (mapped, result) =
+            Uts46::new().to_unicode(same.as_bytes(), AsciiDenyList::EMPTY, Hyphens::Allow);
+        result.is_ok() && mapped != same.as_str()
+    })
+}
+
+/// U+FE00–U+FE0F and U+E0100–U+E01EF (Unicode §23.4).
+fn is_variation_selector(c: char) -> bool {
+    matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
 }
 
 /// Decodes the percent-encoded octets at or above 0x80 when all of them
@@ -974,12 +1201,20 @@ fn differences(r: &IriRef<&str>, all: &Readings) -> Vec<Difference> {
     let input = r.as_str();
     let scheme = r.scheme();
     let special = is_special(scheme);
-    let ours = all
-        .rfc3987bis
-        .host
-        .as_ref()
-        .map(|h| host_key(h, scheme))
-        .or_else(|| absent_host_key(scheme));
+    // A name the lookup of 3987bis §3.4.2 refuses reaches no host; it is
+    // compared so where browsers look names up (a special scheme's domain),
+    // not against the opaque host of another scheme, which no one looks up.
+    let refused =
+        special && matches!(&all.rfc3987bis.host, Some(ReadHost::Name(n)) if lookup_refuses(n));
+    let ours = if refused {
+        Some(HostKey::Refused)
+    } else {
+        all.rfc3987bis
+            .host
+            .as_ref()
+            .map(|h| host_key(h, scheme))
+            .or_else(|| absent_host_key(scheme))
+    };
     // Where a host finding points: the host, or else the path (where a
     // reader found a host) or the whole input.
     let host_span = match r.host_str() {
@@ -1033,7 +1268,7 @@ fn differences(r: &IriRef<&str>, all: &Readings) -> Vec<Difference> {
             // The paths, unless the WHATWG reading found its host in what
             // 3987bis reads as the path (`http:evil.example/x`, `http:///x`):
             // the host finding says it all then.
-            let ours_named = !matches!(ours, None | Some(HostKey::Empty));
+            let ours_named = !matches!(ours, None | Some(HostKey::Empty)) || refused;
             let host_from_path = !ours_named && !matches!(w.host, None | Some(ReadHost::Empty));
             if w.host.is_some() == r.authority().is_some() && !host_from_path {
                 path_differences(r, w, special, &mut out);
@@ -1066,11 +1301,11 @@ fn differences(r: &IriRef<&str>, all: &Readings) -> Vec<Difference> {
                     readers: vec![Reader::Decoded],
                     reached: d.host.clone(),
                     message: format!(
-                        "the userinfo hides {} behind percent-encoding: {} {}, not {}",
+                        "the userinfo hides {} behind percent-encoding: {} {}{}",
                         shown.join(", "),
                         reach(&[Reader::Decoded]),
                         d.host.as_ref().map_or("no host".to_owned(), show),
-                        ours_text(all)
+                        ours_text(all, refused)
                     ),
                 });
             }
@@ -1096,18 +1331,25 @@ fn differences(r: &IriRef<&str>, all: &Readings) -> Vec<Difference> {
                 .flat_map(|(_, r)| r.iter().copied())
                 .collect(),
             reached: reached.iter().find_map(|(h, _)| h.clone()),
-            message: format!("{}, not {}", what.join("; "), ours_text(all)),
+            message: format!("{}{}", what.join("; "), ours_text(all, refused)),
         });
     }
     out.sort_by_key(|d| (d.start, d.code));
     out
 }
 
-/// 3987bis's host for messages.
-fn ours_text(all: &Readings) -> String {
+/// 3987bis's host for messages, after what the other readers reach:
+/// ", not ..., which 3987bis reads"; `refused`: its lookup refuses the
+/// name ([`lookup_refuses`]).
+fn ours_text(all: &Readings, refused: bool) -> String {
     match &all.rfc3987bis.host {
-        Some(h) => format!("{}, which 3987bis reads", show(h)),
-        None => "no host, as 3987bis reads it".to_owned(),
+        Some(h) if refused => format!(
+            ", where 3987bis reaches no host: it looks {} up as RFC 5891 §5.3–5.5 do \
+             (§3.4.2), with no mapping, and the lookup refuses it",
+            show(h)
+        ),
+        Some(h) => format!(", not {}, which 3987bis reads", show(h)),
+        None => ", not no host, as 3987bis reads it".to_owned(),
     }
 }
 
@@ -1303,6 +1545,51 @@ mod tests {
         assert!(encoded_dot_segment(".%2E"));
         assert!(!encoded_dot_segment(".."));
         assert!(!encoded_dot_segment("%2e%2e%2e"));
+    }
+
+    #[test]
+    fn lookups_refused() {
+        for name in [
+            "ｌｏｃａｌｈｏｓｔ",
+            "ⓛⓞⓒⓐⓛⓗⓞⓢⓣ",
+            "\u{2113}ocalhost",
+            "a\u{AD}b",
+            "example\u{3002}com",
+            "\u{FB00}.com",
+            "%ef%bd%8c%ef%bd%8f%ef%bd%83alhost",
+            "e\u{301}.example",
+        ] {
+            assert!(lookup_refuses(name), "{name}");
+        }
+        for name in [
+            "example.com",
+            "EXAMPLE.com",
+            "BÜCHER.de",
+            "i\u{2764}\u{FE0F}.ws",
+            "xn--bcher-kva.de",
+            "r%C3%A9sum%C3%A9.example",
+            "例え.jp",
+            "a%FFb",
+        ] {
+            assert!(!lookup_refuses(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn file_paths_as_the_standard_reads_them() {
+        for (input, slashes) in [
+            ("file:////foo", 2),
+            ("file:////", 2),
+            ("file://localhost////foo", 4),
+            ("file://localhost//a//../..//foo", 3),
+            ("file://spider///", 3),
+            ("file:///C:/../..//x", 1),
+            ("file:.//p", 2),
+            ("file://h/a?//q", 1),
+            ("http://h//", 0),
+        ] {
+            assert_eq!(file_path_slashes(input), slashes, "{input}");
+        }
     }
 
     #[test]

@@ -244,6 +244,48 @@ fn empty_password_is_no_password() {
     );
 }
 
+/// A userinfo shaped like a host, in any script and with any full stop
+/// UTS #46 reads as a dot (U+3002, U+FF0E, U+FF61), as it is in ASCII and
+/// in punycode.
+#[test]
+fn userinfo_shaped_like_an_internationalized_host() {
+    assert_table(
+        Code::UserinfoLooksLikeHost,
+        &[
+            ("RFC 3986 §7.6", "http://xn--bcher-kva.de@evil.com/", true),
+            ("RFC 3986 §7.6", "http://bücher.de@evil.com/", true),
+            ("RFC 3986 §7.6", "http://b%C3%BCcher.de@evil.com/", true),
+            ("RFC 3986 §7.6", "http://例え.jp@evil.com/", true),
+            ("RFC 3986 §7.6", "http://例え.テスト@evil.com/", true),
+            ("RFC 3986 §7.6", "http://पैसा.भारत@evil.com/", true),
+            ("UTS #46 §4.1", "http://paypal\u{3002}com@evil.com/", true),
+            ("UTS #46 §4.1", "http://paypal\u{FF0E}com@evil.com/", true),
+            ("UTS #46 §4.1", "http://paypal\u{FF61}com@evil.com/", true),
+            ("UTS #46 §4.1", "http://paypal%E3%80%82com@evil.com/", true),
+            (
+                "UTS #46 §4.1",
+                "http://ｐａｙｐａｌ．ｃｏｍ@evil.com/",
+                true,
+            ),
+            // One label, or a last label that is no top-level domain.
+            ("RFC 3986 §7.6", "http://bücher@evil.com/", false),
+            ("RFC 3986 §7.6", "http://例え。1@evil.com/", false),
+            ("RFC 3986 §7.6", "http://josé@evil.com/", false),
+            ("RFC 3986 §7.6", "http://\u{3002}com@evil.com/", false),
+        ],
+    );
+    let report = check(
+        "http://paypal\u{3002}com@evil.com/",
+        &CheckOptions::default(),
+    );
+    let v = report
+        .violations
+        .iter()
+        .find(|v| v.code == Code::UserinfoLooksLikeHost)
+        .unwrap();
+    assert!(v.message.contains("'paypal\u{3002}com'"), "{}", v.message);
+}
+
 /// 3987bis §3.4.2 (with RFC 3987 §3.1 and RFC 5891 §4.2.3.1, §5.4): the
 /// same decoding and ToASCII as `to-uri --idna`.
 #[test]

@@ -216,6 +216,55 @@ fn path_form(path: &str, special_authority: bool) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
+/// The oracle's refusal: a label (between U+002E, after decoding the
+/// non-ASCII percent-encodings) with characters outside ASCII whose UTS #46
+/// ToASCII is not `xn--` and the Punycode of the label itself, lowercased
+/// and without variation selectors: the mapping changed it.
+fn lookup_refused(name: &str) -> bool {
+    let decoded = canonical_decode(name);
+    decoded.split('.').filter(|l| !l.is_ascii()).any(|label| {
+        let same: String = label
+            .chars()
+            .filter(|c| !matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}'))
+            .collect::<String>()
+            .to_lowercase();
+        use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
+        let Ok(ascii) = Uts46::new().to_ascii(
+            same.as_bytes(),
+            AsciiDenyList::EMPTY,
+            Hyphens::Allow,
+            DnsLength::Ignore,
+        ) else {
+            return false;
+        };
+        let own = idna::punycode::encode_str(&same).map(|p| format!("xn--{p}"));
+        own.as_deref() != Some(&*ascii)
+    })
+}
+
+/// The non-ASCII percent-encodings of a name decoded, when they are UTF-8.
+fn canonical_decode(name: &str) -> String {
+    let mut bytes = Vec::new();
+    let b = name.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match name
+            .get(i + 1..i + 3)
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            Some(v) if b[i] == b'%' && v >= 0x80 => {
+                bytes.push(v);
+                i += 3;
+            }
+            _ => {
+                bytes.push(b[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_else(|_| name.to_owned())
+}
+
 const SPECIAL: [&str; 6] = ["http", "https", "ws", "wss", "ftp", "file"];
 
 /// Whether the readings of `r` differ after normalization, by the oracle.
@@ -241,6 +290,14 @@ fn oracle_differs(r: &IriRef<&str>, all: &Readings) -> bool {
         other => other,
     };
     let ours_host = file_host(ours_host);
+    // 3987bis §3.4.2 looks a name up by RFC 5891 (no mapping), browsers by
+    // UTS #46: where the mapping changes a label, 3987bis reaches no host.
+    let ours_host = match r.host() {
+        Some(iribis::Host::RegName(n)) if special && lookup_refused(n) => {
+            Some("\u{0}refused".to_owned())
+        }
+        _ => ours_host,
+    };
     let host_text = |h: &ReadHost| match h {
         ReadHost::Name(n) | ReadHost::Opaque(n) => canonical(n),
         other => other.to_string(),
@@ -370,9 +427,110 @@ fn every_known_difference_is_reported() {
         let d = read(input).decoded.unwrap();
         assert_eq!(d.host, Some(ReadHost::Name(host.into())), "{input}");
     }
-    // Not reading differences: full-width `localhost` maps to `localhost`
-    // in every reading (the look-alike codes flag it).
-    assert!(codes("http://ｌｏｃａｌｈｏｓｔ/").is_empty());
+    // Not reading differences: a mapping that only lowercases or drops a
+    // variation selector leaves the label the same one.
+    assert!(codes("http://BÜCHER.de/").is_empty());
+    assert!(codes("http://i\u{2764}\u{FE0F}.ws/").is_empty());
+}
+
+/// Hosts browsers map with UTS #46 and 3987bis §3.4.2 looks up unmapped
+/// (RFC 5891 §5.3–5.5): the lookup refuses the label, so 3987bis reaches no
+/// host and browsers reach the mapped one. The cases and the hosts
+/// browsers reach are the ones of the issue that found them (Node's WHATWG
+/// URL); each is checked through the readings, the checker with its memo
+/// of names (as `iri check` runs), and for the class of what is reached.
+#[test]
+fn mapped_hosts() {
+    let cases: &[(&str, &str, Option<&str>)] = &[
+        ("http://ｌｏｃａｌｈｏｓｔ/", "localhost", Some("loopback")),
+        ("http://ⓛⓞⓒⓐⓛⓗⓞⓢⓣ/", "localhost", Some("loopback")),
+        ("http://ℓocalhost/", "localhost", Some("loopback")),
+        ("http://loca\u{217C}host/", "localhost", Some("loopback")),
+        (
+            "http://ｍｅｔａｄａｔａ.google.internal/",
+            "metadata.google.internal",
+            None,
+        ),
+        ("http://a\u{AD}b/", "ab", None),
+        (
+            "http://GOO\u{200B}\u{2060}\u{FEFF}goo.com/",
+            "googoo.com",
+            None,
+        ),
+        ("http://Ⅷ.com/", "viii.com", None),
+        ("http://ﬀ.com/", "ff.com", None),
+        ("http://㍱.com/", "hpa.com", None),
+        ("http://example。com/", "example.com", None),
+        ("http://example．com/", "example.com", None),
+        ("http://example｡com/", "example.com", None),
+        (
+            "http://%ef%bd%8c%ef%bd%8f%ef%bd%83alhost/",
+            "localhost",
+            Some("loopback"),
+        ),
+        (
+            "https://ｌｏｃａｌｈｏｓｔ:8080/x",
+            "localhost",
+            Some("loopback"),
+        ),
+    ];
+    let mut checker = iribis::check::Checker::new(CheckOptions::default());
+    for &(input, host, class) in cases {
+        let all = read(input);
+        let found: Vec<_> = all
+            .differences()
+            .iter()
+            .filter(|d| d.code == Code::ReadingHostDiffers)
+            .collect();
+        assert_eq!(found.len(), 1, "{input}: {:?}", all.differences());
+        let detail = all.detail(found[0]);
+        assert!(detail.readers.contains(&Reader::Whatwg), "{input}");
+        assert_eq!(detail.reached.as_deref(), Some(host), "{input}");
+        assert_eq!(detail.address_class.map(|c| c.name()), class, "{input}");
+        assert!(
+            found[0].message.contains("RFC 5891"),
+            "{}",
+            found[0].message
+        );
+        for report in [check(input, &CheckOptions::default()), checker.check(input)] {
+            let v = report
+                .violations
+                .iter()
+                .find(|v| v.code == Code::ReadingHostDiffers)
+                .unwrap_or_else(|| panic!("{input}: {:?}", report.violations));
+            let d = v.detail.as_ref().unwrap();
+            assert_eq!(d.reached.as_deref(), Some(host), "{input}");
+            assert_eq!(d.address_class.map(|c| c.name()), class, "{input}");
+        }
+    }
+    // Only lowercased, or a variation selector dropped: the same label.
+    for input in [
+        "http://BÜCHER.de/",
+        "http://bücher.de/",
+        "http://i\u{2764}\u{FE0F}.ws/",
+        "http://r\u{E9}sum\u{E9}.example/",
+        "http://xn--bcher-kva.de/",
+        "http://例え.jp/",
+        // No browser looks an opaque host up.
+        "foo://ｌｏｃａｌｈｏｓｔ/",
+    ] {
+        assert!(codes(input).is_empty(), "{input}: {:?}", codes(input));
+        let report = checker.check(input);
+        assert!(
+            !report
+                .violations
+                .iter()
+                .any(|v| v.code.name().starts_with("READING_")),
+            "{input}"
+        );
+    }
+    // A reader that decodes first and splits after `//` reaches the empty
+    // host: that is a host, and not 3987bis's.
+    let all = read("http://%2F%2F@evil.example/");
+    let d = &all.differences()[0];
+    assert_eq!(d.code, Code::ReadingUserinfoEncodedDelimiter);
+    assert_eq!(d.reached, Some(ReadHost::Empty));
+    assert_eq!(d.readers, [Reader::Decoded]);
 }
 
 #[test]
@@ -442,12 +600,19 @@ fn percent_decoded_and_mapped_hosts() {
             ("http:evil.example/x", true, &[W], Some("evil.example")),
             ("https:/evil.example/x", true, &[W], Some("evil.example")),
             ("http:///evil.example/x", true, &[W], Some("evil.example")),
+            // Full-width letters: browsers map them (UTS #46), 3987bis's
+            // lookup (RFC 5891) refuses the label.
+            (
+                "http://ＥＸＡＭＰＬＥ.com/",
+                true,
+                &[W],
+                Some("example.com"),
+            ),
             // Normalization only.
             ("http://r%C3%A9sum%C3%A9.example/", false, &[], None),
             ("http://R%c3%a9SUM%C3%A9.example/", false, &[], None),
             ("http://résumé.example/", false, &[], None),
             ("http://xn--rsum-bpad.example/", false, &[], None),
-            ("http://ＥＸＡＭＰＬＥ.com/", false, &[], None),
             ("HTTP://Example.COM:80/", false, &[], None),
             ("http://example.com:0080/", false, &[], None),
             ("file://localhost/etc/hosts", false, &[], None),
@@ -675,6 +840,11 @@ fn wpt_host_parsing() {
             .is_some_and(|s| s.eq_ignore_ascii_case("file"));
         let host_differs = match &want {
             None => true,
+            // 3987bis §3.4.2's lookup (RFC 5891, no mapping) refuses a
+            // label UTS #46 changes: no host, where browsers reach one.
+            Some(_) if matches!(ours.host(), Some(iribis::Host::RegName(n)) if lookup_refused(n)) => {
+                true
+            }
             Some((host, ..)) if file && host.is_empty() => !ours
                 .host_str()
                 .is_none_or(|h| h.is_empty() || canonical(h) == "localhost"),
@@ -708,10 +878,10 @@ proptest::proptest! {
     /// those findings.
     #[test]
     fn a_finding_iff_the_readings_differ(
-        scheme in "(http|https|ws|ftp|file|ssh|foo|HTTP)",
+        scheme in "(http|https|ws|ftp|file|ssh|foo|HTTP|blob:http)",
         slashes in "(//|/|///|)",
-        userinfo in "(|user@|a%40b@|evil.com%2f@|x%2523@|u%5C@|p:w%3F@|name%20x@)",
-        host in "(example\\.com|EXAMPLE\\.com|0x7f\\.1|127\\.1|127\\.0\\.0\\.1|2130706433|0177\\.0\\.0\\.1|09\\.0\\.0\\.1|a\\.b\\.c\\.1\\.2\\.3\\.4|1\\.2\\.3\\.4\\.|%6c%6fcalhost|r%C3%A9sum%C3%A9\\.ex|résumé\\.ex|xn--rsum-bpad\\.ex|ｌｏｃａｌｈｏｓｔ|０ｘ７ｆ\\.１|ex%00ample|ex%2eample|\\[::1\\]|\\[::FFFF:127\\.0\\.0\\.1\\]|\\[v1\\.x\\]|localhost|a_b\\.c|xn--a\\.com|)",
+        userinfo in "(|%2F%2F@|bücher\\.de@|user@|a%40b@|evil.com%2f@|x%2523@|u%5C@|p:w%3F@|name%20x@)",
+        host in "(ⓛⓞⓒⓐⓛⓗⓞⓢⓣ|example。com|BÜCHER\\.de|a\u{AD}b|%ef%bd%8c%ef%bd%8fcalhost|example\\.com|EXAMPLE\\.com|0x7f\\.1|127\\.1|127\\.0\\.0\\.1|2130706433|0177\\.0\\.0\\.1|09\\.0\\.0\\.1|a\\.b\\.c\\.1\\.2\\.3\\.4|1\\.2\\.3\\.4\\.|%6c%6fcalhost|r%C3%A9sum%C3%A9\\.ex|résumé\\.ex|xn--rsum-bpad\\.ex|ｌｏｃａｌｈｏｓｔ|０ｘ７ｆ\\.１|ex%00ample|ex%2eample|\\[::1\\]|\\[::FFFF:127\\.0\\.0\\.1\\]|\\[v1\\.x\\]|localhost|a_b\\.c|xn--a\\.com|)",
         port in "(|:|:80|:8080|:0443|:65536)",
         path in "(|/|/a|/a/\\.\\./b|/a/%2e%2e/b|/%2E|/a/\\.%2e|/r%C3%A9sum%C3%A9|/C:/\\.\\./x|/a%2fb|/\\./x)",
         tail in "(|\\?q=%2e%2e|#f)",
@@ -811,8 +981,8 @@ proptest::proptest! {
     /// checker reports exactly the differences.
     #[test]
     fn readings_of_any_reference(
-        input in "([a-zA-Z][a-z+.-]{0,5}:)?(//)?([a-z0-9.%@:/\\\\?#\\[\\]_~!$&'()*+,;=-]|%[0-9a-fA-F]{2}|[é例ㄧ丁０-９ｘ．。])*",
-        profile in proptest::sample::select(vec![Profile::Rfc3987bis, Profile::Rfc3987, Profile::Rfc3986, Profile::Leiri]),
+        input in "([a-zA-Z][a-z+.-]{0,5}:|blob:https?:|file:)?(//)?([a-z0-9.%@:/\\\\?#\\[\\]_~!$&'()*+,;=\t -]|%[0-9a-fA-F]{2}|[é例ㄧ丁０-９ｘ．。｡ⓛｌÜ\u{AD}\u{FE0F}])*",
+        profile in proptest::sample::select(Profile::ALL.to_vec()),
     ) {
         let Ok(r) = IriRef::parse_with(&input, &ParseOptions::new().profile(profile)) else {
             return Ok(());
@@ -834,5 +1004,180 @@ proptest::proptest! {
             all.differences().iter().map(|d| (d.code, d.start)).collect();
         from_readings.sort_by_key(|&(c, b)| (b, c));
         proptest::prop_assert_eq!(from_check, from_readings, "{}", input);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+
+    /// `check` reports exactly what the readings report, under every
+    /// profile, through `check()` and through a `Checker` that remembers
+    /// names (as `iri check` does): references built from the parts where
+    /// readers part (numeric, mapped and encoded hosts, userinfos hiding a
+    /// delimiter or shaped like a host, a LEIRI's backslashes, spaces and
+    /// tabs, drive letters, encoded dot segments, `blob:` with a nested
+    /// URL, `file:` hosts), each under each profile.
+    #[test]
+    fn check_reports_what_the_readings_report(
+        scheme in "(http|https|ws|ftp|file|ssh|foo|HTTP|blob:http|blob:https|mailto)",
+        slashes in "(//|/|///|////|\\\\\\\\|)",
+        userinfo in "(|user@|evil\\.com\\\\@|evil\\.com%2f@|%2F%2F@|a b@|a\t@|bücher\\.de@|paypal。com@|u:p@)",
+        host in "(example\\.com|0x7f\\.1|127\\.1|ｌｏｃａｌｈｏｓｔ|ⓛⓞⓒⓐⓛⓗⓞⓢⓣ|example。com|BÜCHER\\.de|i\u{2764}\u{FE0F}\\.ws|a\u{AD}b|%6c%6fcalhost|%ef%bd%8c%ef%bd%8fcalhost|０ｘ７ｆ\\.１|\\[::1\\]|\\[v1\\.x\\]|localhost|ex ample|ex\tample|host|C:|)",
+        port in "(|:|:80|:65536)",
+        path in "(|/|/a|/a\\\\b|/a b|/a\tb|/C:/x|/C:/\\.\\./x|/a/%2e%2e/b|/%2F%2Fevil|\\\\x|/\\./x)",
+        tail in "(|\\?q|#f|\t|  )",
+        memo_first in "(http://ｌｏｃａｌｈｏｓｔ/|http://example\\.com/)",
+    ) {
+        let input = format!("{scheme}:{slashes}{userinfo}{host}{port}{path}{tail}");
+        for profile in Profile::ALL {
+            let Ok(r) = IriRef::parse_with(&input, &ParseOptions::new().profile(profile)) else {
+                continue;
+            };
+            let all = readings(&r);
+            let mut from_readings: Vec<(Code, usize, Option<String>)> = all
+                .differences()
+                .iter()
+                .map(|d| (d.code, d.start, all.detail(d).reached))
+                .collect();
+            from_readings.sort_by_key(|(c, b, _)| (*b, *c));
+            let options = CheckOptions::new().profile(profile);
+            let mut checker = iribis::check::Checker::new(options.clone());
+            checker.check(&memo_first);
+            for report in [check(&input, &options), checker.check(&input), checker.check(&input)] {
+                let from_check: Vec<(Code, usize, Option<String>)> = report
+                    .violations
+                    .iter()
+                    .filter(|v| v.code.name().starts_with("READING_"))
+                    .map(|v| (v.code, v.byte, v.detail.as_ref().and_then(|d| d.reached.clone())))
+                    .collect();
+                proptest::prop_assert_eq!(&from_check, &from_readings, "{:?} under {}", input, profile.name());
+            }
+        }
+    }
+}
+
+/// The differences the comparison of `check` with the readings found, each
+/// a regression test: every one is reported by both, under the profile
+/// named.
+/// Where rust-url (the WHATWG reader) contradicts WPT on a `file:` URL,
+/// the readings follow WPT: every absolute `file:` case of
+/// urltestdata.json gets WPT's hostname and pathname, those rust-url lists
+/// as its own failures (`file:////foo` is `//foo`, `file://spider///` is
+/// `///`) included, and where the two agree with 3987bis there is no
+/// finding.
+#[test]
+fn wpt_file_urls() {
+    let known: Vec<&str> = include_str!("../../tests/data/wpt/expected_failures.txt")
+        .lines()
+        .collect();
+    let (mut seen, mut corrected) = (0, 0);
+    for case in wpt_cases() {
+        if case.base.is_some()
+            || case.failure
+            || !case.input.to_ascii_lowercase().starts_with("file:")
+        {
+            continue;
+        }
+        let Ok(r) = IriRef::parse_with(&case.input, &ParseOptions::new().profile(Profile::Leiri))
+        else {
+            continue;
+        };
+        seen += 1;
+        let all = readings(&r);
+        let Some(Ok(w)) = &all.whatwg else {
+            panic!("{:?}: {:?}", case.input, all.whatwg);
+        };
+        let got = (
+            w.host.as_ref().map_or(String::new(), |h| h.to_string()),
+            w.path.clone().unwrap_or_default(),
+        );
+        assert_eq!(
+            got,
+            (case.hostname.clone(), case.pathname.clone()),
+            "{:?}",
+            case.input
+        );
+        if known.contains(&format!("<{}>", case.input.escape_default()).as_str()) {
+            corrected += 1;
+        }
+    }
+    assert!(seen >= 30 && corrected >= 10, "{seen} {corrected}");
+    for input in [
+        "file:////foo",
+        "file:////",
+        "file://host/C:/x",
+        "file://example.net/C:/",
+        "file://localhost////foo",
+        "file://spider///",
+    ] {
+        assert!(
+            codes(input).is_empty(),
+            "{input}: {:?}",
+            read(input).differences()
+        );
+        let report = check(input, &CheckOptions::default());
+        assert!(
+            !report
+                .violations
+                .iter()
+                .any(|v| v.code.name().starts_with("READING_")),
+            "{input}"
+        );
+    }
+    assert_eq!(whatwg_host("file://host/C:/x").as_deref(), Ok("host"));
+    assert_eq!(
+        read("file:////").whatwg.unwrap().unwrap().path.as_deref(),
+        Some("//")
+    );
+}
+
+#[test]
+fn check_agrees_with_the_readings() {
+    let cases: &[(Profile, &str, &str)] = &[
+        // Browsers read the backslash as a slash and go to evil.com.
+        (
+            Profile::Leiri,
+            "http://evil.com\\@good.com/",
+            "READING_HOST_DIFFERS",
+        ),
+        // Browsers strip tabs and newlines anywhere.
+        (
+            Profile::Leiri,
+            "http://example.com/a\tb",
+            "READING_PATH_DIFFERS",
+        ),
+        (
+            Profile::Leiri,
+            "http://exa\tmple.com/",
+            "READING_HOST_DIFFERS",
+        ),
+        // A space in a host: browsers refuse it.
+        (Profile::Leiri, "http://ex ample.com/", "READING_REJECTED"),
+        // `blob:` with a nested URL: the tab goes in browsers.
+        (
+            Profile::Leiri,
+            "blob:https://exa\tmple.com/",
+            "READING_PATH_DIFFERS",
+        ),
+    ];
+    for &(profile, input, code) in cases {
+        let r = IriRef::parse_with(input, &ParseOptions::new().profile(profile))
+            .unwrap_or_else(|e| panic!("{input:?}: {e}"));
+        let all = readings(&r);
+        assert!(
+            all.differences().iter().any(|d| d.code.name() == code),
+            "{input:?}: {:?}",
+            all.differences()
+        );
+        let options = CheckOptions::new().profile(profile).severities(
+            iribis::check::Severities::new(iribis::check::Preset::Leiri)
+                .set(Code::LeiriOnlyCharacter, iribis::check::Severity::Allow),
+        );
+        let report = check(input, &options);
+        assert!(
+            report.violations.iter().any(|v| v.code.name() == code),
+            "{input:?}: {:?}",
+            report.violations
+        );
     }
 }

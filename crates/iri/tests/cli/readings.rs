@@ -149,3 +149,59 @@ fn parse_readings_cli() {
     let o = common::run_iri(&["parse", "--json", "http://0x7f.1/"], b"");
     assert!(common::json_lines(&o)[0].get("readings").is_none());
 }
+
+/// `iri check` reports what `iri parse --readings` reports: a LEIRI's
+/// backslash in the userinfo (browsers read it as a slash and go to
+/// evil.com), with LEIRI_ONLY_CHARACTER allowed, and a host browsers map
+/// with UTS #46 (3987bis's lookup, RFC 5891's, refuses it), with the class
+/// of what browsers reach.
+#[test]
+fn check_reports_what_parse_readings_reports() {
+    for (args, input, reached, class) in [
+        (
+            &["--profile", "leiri", "--allow", "LEIRI_ONLY_CHARACTER"][..],
+            "http://evil.com\\@good.com/",
+            "evil.com",
+            None,
+        ),
+        (
+            &[][..],
+            "http://ｌｏｃａｌｈｏｓｔ/",
+            "localhost",
+            Some("loopback"),
+        ),
+        (&[][..], "http://example。com/", "example.com", None),
+    ] {
+        let mut check_args = vec!["check", "--json"];
+        check_args.extend_from_slice(args);
+        check_args.push(input);
+        let o = common::run_iri(&check_args, b"");
+        assert_eq!(o.status.code(), Some(1), "{input}");
+        let v = common::json_lines(&o).remove(0);
+        let found: Vec<&serde_json::Value> = v["violations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"].as_str().unwrap().starts_with("READING_"))
+            .collect();
+        let host = found
+            .iter()
+            .find(|f| f["code"] == "READING_HOST_DIFFERS")
+            .unwrap_or_else(|| panic!("{input}: {v}"));
+        assert_eq!(host["reached"], reached, "{input}");
+        assert_eq!(host["address_class"].as_str(), class, "{input}");
+        let from_check: Vec<&str> = found.iter().map(|f| f["code"].as_str().unwrap()).collect();
+        let mut parse_args = vec!["parse", "--readings", "--json"];
+        parse_args.extend(args.iter().take(2));
+        parse_args.push(input);
+        let o = common::run_iri(&parse_args, b"");
+        let p = common::json_lines(&o).remove(0);
+        let codes: Vec<&str> = p["differences"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{input}: {p}"))
+            .iter()
+            .map(|d| d["code"].as_str().unwrap())
+            .collect();
+        assert_eq!(codes, from_check, "{input}: {p}");
+    }
+}

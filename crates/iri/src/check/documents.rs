@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anstyle::AnsiColor;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use iribis::check::{CheckOptions, Checker, Report};
+use iribis::check::{CheckOptions, Checker, Report, Severity};
 use iribis::render::escape_line;
 use iribis_documents::{self as documents, Found, Options, Undecodable, What};
 use serde::Serialize;
@@ -418,7 +418,12 @@ impl DocWriter {
                             found.column,
                             paint(
                                 &format!("{}[{}]", v.severity.name(), v.code.name()),
-                                AnsiColor::Red.on_default().bold(),
+                                match v.severity {
+                                    Severity::Error => AnsiColor::Red,
+                                    _ => AnsiColor::Yellow,
+                                }
+                                .on_default()
+                                .bold(),
                                 self.color,
                             ),
                             self.doc_format.name(),

@@ -117,6 +117,43 @@ fn a_replacement_encoding_has_no_iri() {
 }
 
 #[test]
+fn a_document_finding_is_said_once_in_the_human_report() {
+    let doc = b"<meta charset=\"hz-gb-2312\"><a href=\"http://e/a b\">x</a>";
+    let o = common::run_iri(&["check", "--from", "html"], doc);
+    let out = String::from_utf8(o.stdout).unwrap();
+    // No IRI to show, nor an empty window under one: the file, the place,
+    // the code and what it means.
+    assert!(
+        out.starts_with("-:1:1: error[DOCUMENT_REPLACEMENT_ENCODING] in the html document: "),
+        "{out}"
+    );
+    assert_eq!(
+        out.matches("DOCUMENT_REPLACEMENT_ENCODING").count(),
+        1,
+        "{out}"
+    );
+    assert!(!out.contains("\"\""), "{out}");
+    assert!(!out.contains("  |"), "{out}");
+    assert_eq!(o.status.code(), Some(1));
+    let o = common::run_iri(
+        &[
+            "check",
+            "--from",
+            "html",
+            "--warn",
+            "DOCUMENT_REPLACEMENT_ENCODING",
+        ],
+        doc,
+    );
+    let out = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        out.starts_with("-:1:1: warning[DOCUMENT_REPLACEMENT_ENCODING]"),
+        "{out}"
+    );
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
 fn relative_iris_in_ntriples_and_nquads() {
     let nt = b"<http://e/s> <p> <http://e/o> .\n";
     let path = file("rel.nt", nt);

@@ -746,6 +746,17 @@ fn write_human(out: &mut impl Write, input: &str, report: &Report, color: bool) 
     writeln!(out)
 }
 
+/// The colour of a finding's `severity[CODE]` label in the human report.
+pub(crate) fn tint(severity: Severity) -> Style {
+    match severity {
+        Severity::Error => AnsiColor::Red,
+        Severity::Warning => AnsiColor::Yellow,
+        _ => AnsiColor::Cyan,
+    }
+    .on_default()
+    .bold()
+}
+
 /// Writes each finding of `report` with a window of `input`.
 fn write_findings(
     out: &mut impl Write,
@@ -761,13 +772,7 @@ fn write_findings(
         }
     };
     for v in &report.violations {
-        let tint = match v.severity {
-            Severity::Error => AnsiColor::Red,
-            Severity::Warning => AnsiColor::Yellow,
-            _ => AnsiColor::Cyan,
-        }
-        .on_default()
-        .bold();
+        let tint = tint(v.severity);
         let label = paint(&format!("{}[{}]", v.severity.name(), v.code.name()), tint);
         writeln!(out, "{label}: {}", escape_invisible(&v.message))?;
         writeln!(

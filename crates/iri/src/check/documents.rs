@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use anstyle::AnsiColor;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use iribis::check::{CheckOptions, Checker, Report, Severity};
+use iribis::check::{CheckOptions, Checker, Report};
 use iribis::render::escape_line;
 use iribis_documents::{self as documents, Found, Options, Undecodable, What};
 use serde::Serialize;
@@ -418,12 +418,7 @@ impl DocWriter {
                             found.column,
                             paint(
                                 &format!("{}[{}]", v.severity.name(), v.code.name()),
-                                match v.severity {
-                                    Severity::Error => AnsiColor::Red,
-                                    _ => AnsiColor::Yellow,
-                                }
-                                .on_default()
-                                .bold(),
+                                super::tint(v.severity),
                                 self.color,
                             ),
                             self.doc_format.name(),

@@ -591,30 +591,38 @@ impl Findings<'_> {
 fn pieces(r: &IriRef<&str>) -> Vec<(Component, usize, usize)> {
     let base = r.as_str().as_ptr() as usize;
     let mut out = Vec::with_capacity(16);
-    let mut add = |component: Component, whole: &str, sep: &[char]| {
-        let mut at = whole.as_ptr() as usize - base;
-        for part in whole.split(sep) {
-            if !part.is_empty() {
-                out.push((component, at, at + part.len()));
+    // The separators are ASCII, which no byte of a longer UTF-8 sequence
+    // is: the split is a split on bytes.
+    let mut add = |component: Component, whole: &str, sep: &[u8]| {
+        let start = whole.as_ptr() as usize - base;
+        let mut at = start;
+        for (i, b) in whole.bytes().enumerate() {
+            if sep.contains(&b) {
+                if start + i > at {
+                    out.push((component, at, start + i));
+                }
+                at = start + i + 1;
             }
-            at += part.len() + 1;
+        }
+        if start + whole.len() > at {
+            out.push((component, at, start + whole.len()));
         }
     };
     if let Some(u) = r.userinfo() {
-        add(Component::Userinfo, u, &[]);
+        add(Component::Userinfo, u, b"");
     }
     if let Some(Host::RegName(h)) = r.host() {
-        add(Component::Host, h, &['.']);
+        add(Component::Host, h, b".");
     }
     // A segment's extensions count as components of their own (RFC 3987
     // §4.2: "the extensions in a resource name can be treated as separate
     // components").
-    add(Component::Path, r.path(), &['/', '.']);
+    add(Component::Path, r.path(), b"/.");
     if let Some(q) = r.query() {
-        add(Component::Query, q, &['&', '=', ';']);
+        add(Component::Query, q, b"&=;");
     }
     if let Some(f) = r.fragment() {
-        add(Component::Fragment, f, &[]);
+        add(Component::Fragment, f, b"");
     }
     out
 }
@@ -673,9 +681,15 @@ fn check_parsed(
         }
     });
     let scheme = scheme.as_deref();
-    check_characters(r, leiri, found);
+    // Most inputs are ASCII, which most character checks skip: one look.
+    let ascii = r.as_str().is_ascii();
+    check_characters(r, ascii, leiri, found);
     check_percent_encodings(r, found);
-    check_pieces(r, found);
+    // An ASCII input has no right-to-left host, combining mark or
+    // character outside NFC or NFKC: nothing to find piece by piece.
+    if !ascii {
+        check_pieces(r, found);
+    }
     check_scheme(r, found);
     check_userinfo(r, scheme, found);
     check_port(r, scheme, found);
@@ -799,10 +813,10 @@ fn check_readings(
 
 /// Characters, one by one: bidi formatting characters, joiners,
 /// look-alikes, private use, and under LEIRIs what an IRI does not allow.
-fn check_characters(r: &IriRef<&str>, leiri: bool, found: &mut Findings<'_>) {
+fn check_characters(r: &IriRef<&str>, ascii: bool, leiri: bool, found: &mut Findings<'_>) {
     let input = r.as_str();
     // Every check below but the LEIRI one is about non-ASCII characters.
-    if !leiri && input.is_ascii() {
+    if !leiri && ascii {
         return;
     }
     let spans = ComponentSpans::of(r);
@@ -879,7 +893,7 @@ fn check_characters(r: &IriRef<&str>, leiri: bool, found: &mut Findings<'_>) {
 }
 
 /// Unicode normalization, combining marks and the bidi rules, by component
-/// piece (RFC 3987 §4.2).
+/// piece (RFC 3987 §4.2), in an input with characters outside ASCII.
 fn check_pieces(r: &IriRef<&str>, found: &mut Findings<'_>) {
     let input = r.as_str();
     // RFC 5893: the bidi rule holds for every label of a host with a
@@ -899,11 +913,6 @@ fn check_pieces(r: &IriRef<&str>, found: &mut Findings<'_>) {
     };
 
     // Unicode normalization and combining marks, by component piece.
-    // An ASCII input has no right-to-left host, combining mark or
-    // character outside NFC or NFKC: nothing to find piece by piece.
-    if input.is_ascii() {
-        return;
-    }
     // One test of the whole input instead of two per piece: the pieces
     // are delimited by ASCII starters, which no canonical composition has
     // as its second character, so a piece of an input in NFKC (hence in
@@ -1157,7 +1166,9 @@ fn check_path(r: &IriRef<&str>, found: &mut Findings<'_>) {
     // Without a "." at the start of a segment there is none to find.
     let path = r.path();
     let p = path.as_bytes();
-    let dot_at_segment_start = || memchr::memchr_iter(b'.', p).any(|i| i == 0 || p[i - 1] == b'/');
+    // A plain look at each pair of bytes: paths are short, and most have
+    // dots (in file names), each of which a search for dots would stop at.
+    let dot_at_segment_start = || p.first() == Some(&b'.') || p.windows(2).any(|w| w == b"/.");
     if r.scheme().is_some() && dot_at_segment_start() {
         let mut offset = found.offset(path);
         for seg in path.split('/') {

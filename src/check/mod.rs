@@ -658,6 +658,51 @@ impl ComponentSpans {
     }
 }
 
+/// What one pass over an input's bytes tells the checks, eight bytes at a
+/// time: whether it is all ASCII, and whether it has a `%`, a `-` or an
+/// ASCII uppercase letter anywhere. A check that looks for one of them in
+/// a part of the input need not look when the whole has none.
+struct Look {
+    ascii: bool,
+    percent: bool,
+    hyphen: bool,
+    upper: bool,
+}
+
+impl Look {
+    fn of(input: &str) -> Look {
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        // A byte of `word` equal to `b`: a zero byte of `word ^ b...b`,
+        // which borrows into its high bit when one is taken from it.
+        let zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGH;
+        let (mut high, mut percent, mut hyphen, mut upper) = (0, 0, 0, 0);
+        let (words, tail) = input.as_bytes().as_chunks::<8>();
+        let mut last = [0u8; 8];
+        last[..tail.len()].copy_from_slice(tail);
+        for word in words.iter().chain([&last]) {
+            let w = u64::from_le_bytes(*word);
+            high |= w & HIGH;
+            percent |= zero(w ^ (ONES * u64::from(b'%')));
+            hyphen |= zero(w ^ (ONES * u64::from(b'-')));
+            // With the high bits cleared no sum carries into the next
+            // byte: the high bit of `low + 0x80 - 'A'` is set where a byte
+            // is at least 'A', that of `low + 0x80 - 'Z' - 1` where it is
+            // beyond 'Z'; bytes outside ASCII are left out.
+            let low = w & !HIGH;
+            let from_a = low.wrapping_add(ONES * u64::from(0x80 - b'A'));
+            let past_z = low.wrapping_add(ONES * u64::from(0x80 - b'Z' - 1));
+            upper |= from_a & !past_z & !w & HIGH;
+        }
+        Look {
+            ascii: high == 0,
+            percent: percent != 0,
+            hyphen: hyphen != 0,
+            upper: upper != 0,
+        }
+    }
+}
+
 /// The checks of a reference that parses: character by character, the
 /// percent-encodings, piece by piece (RFC 3987 §4.2), then component by
 /// component.
@@ -672,25 +717,30 @@ fn check_parsed(
     // an IRI does not (§6.3): under the leiri profile or preset they are
     // LEIRI_ONLY_CHARACTER.
     let leiri = options.profile == Profile::Leiri || options.severities.preset == Preset::Leiri;
+    // Most inputs are ASCII, without an uppercase letter or a percent
+    // sign, which several checks look for: one look for all of them.
+    let look = Look::of(r.as_str());
     // Lowercase already, as schemes mostly are: no copy.
     let scheme = r.scheme().map(|s| {
-        if s.bytes().any(|b| b.is_ascii_uppercase()) {
+        if look.upper && s.bytes().any(|b| b.is_ascii_uppercase()) {
             std::borrow::Cow::Owned(s.to_ascii_lowercase())
         } else {
             std::borrow::Cow::Borrowed(s)
         }
     });
     let scheme = scheme.as_deref();
-    // Most inputs are ASCII, which most character checks skip: one look.
-    let ascii = r.as_str().is_ascii();
-    check_characters(r, ascii, leiri, found);
-    check_percent_encodings(r, found);
+    check_characters(r, look.ascii, leiri, found);
+    if look.percent {
+        check_percent_encodings(r, found);
+    }
     // An ASCII input has no right-to-left host, combining mark or
     // character outside NFC or NFKC: nothing to find piece by piece.
-    if !ascii {
+    if !look.ascii {
         check_pieces(r, found);
     }
-    check_scheme(r, found);
+    if look.upper {
+        check_scheme(r, found);
+    }
     check_userinfo(r, scheme, found);
     check_port(r, scheme, found);
     // Whether the host is a plain ASCII name (no character outside ASCII,
@@ -698,10 +748,12 @@ fn check_parsed(
     // cheap look both ask.
     let host = r.host();
     let plain = match host {
+        // No A-label without a hyphen.
+        Some(Host::RegName(_)) if look.ascii && !look.percent && !look.hyphen => true,
         Some(Host::RegName(h)) => crate::host::is_plain_ascii_name(h),
         _ => false,
     };
-    check_host(r, host, scheme, plain, options, hosts, found);
+    check_host(r, host, scheme, plain, look.upper, options, hosts, found);
     check_path(r, found);
     #[cfg(feature = "readings")]
     check_readings(r, host, scheme, plain, options, hosts, found);
@@ -1085,13 +1137,16 @@ fn check_port(r: &IriRef<&str>, scheme: Option<&str>, found: &mut Findings<'_>) 
 }
 
 /// A DNS scheme without a host, an uppercase host, spoofing (3987bis §10)
-/// and names IDNA rejects (§3.4.2). `options` gives the protected
+/// and names IDNA rejects (§3.4.2). `upper`: whether the input has an
+/// ASCII uppercase letter at all ([`Look`]). `options` gives the protected
 /// domains of the spoofing checks.
+#[allow(clippy::too_many_arguments)]
 fn check_host(
     r: &IriRef<&str>,
     host: Option<Host<'_>>,
     scheme: Option<&str>,
     plain: bool,
+    upper: bool,
     options: &CheckOptions,
     hosts: &mut HostMemo,
     found: &mut Findings<'_>,
@@ -1118,7 +1173,7 @@ fn check_host(
     }
     if let Some(Host::RegName(h)) = host {
         let start = found.offset(h);
-        if h.is_ascii() && h.bytes().any(|b| b.is_ascii_uppercase()) && !h.contains('%') {
+        if upper && h.is_ascii() && h.bytes().any(|b| b.is_ascii_uppercase()) && !h.contains('%') {
             found.push(
                 Code::UppercaseHost,
                 start,
@@ -1429,5 +1484,43 @@ fn leiri_group(c: char) -> &'static str {
             "a private-use character outside the query"
         }
         _ => "a non-character",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Look;
+
+    /// The word-at-a-time look agrees with a look at each byte, wherever
+    /// the byte falls among the words and whatever stands beside it
+    /// (bytes outside ASCII next to letters, `@` and `[` around `A`-`Z`).
+    #[test]
+    fn one_look_tells_what_a_byte_by_byte_look_tells() {
+        let probes = [
+            "A", "Z", "@", "[", "a", "z", "%", "-", ",", ".", "é", "Ā", "Ž", "日", "😀", "\u{80}",
+            "\u{7F}", "\u{0}",
+        ];
+        for probe in probes {
+            for other in probes {
+                for before in 0..18 {
+                    let s = format!(
+                        "{}{probe}{other}{}",
+                        "x".repeat(before),
+                        "y".repeat(before % 7)
+                    );
+                    let look = Look::of(&s);
+                    assert_eq!(look.ascii, s.is_ascii(), "{s:?}");
+                    assert_eq!(look.percent, s.contains('%'), "{s:?}");
+                    assert_eq!(look.hyphen, s.contains('-'), "{s:?}");
+                    assert_eq!(
+                        look.upper,
+                        s.bytes().any(|b| b.is_ascii_uppercase()),
+                        "{s:?}"
+                    );
+                }
+            }
+        }
+        let empty = Look::of("");
+        assert!(empty.ascii && !empty.percent && !empty.hyphen && !empty.upper);
     }
 }

@@ -232,12 +232,17 @@ pub(crate) fn stdin_is_file() -> bool {
 /// flushed first (`tail -f log | iri check` answers each line at once).
 pub(crate) fn lines(reader: impl Read, regular: bool) -> impl Iterator<Item = io::Result<Line>> {
     let mut reader = BufReader::with_capacity(64 * 1024, reader);
-    let mut buf = Vec::new();
     let mut number = 0;
     std::iter::from_fn(move || {
+        // The line goes straight into a spare vector (see `recycle`), or
+        // into a new one of its length: one copy of it.
+        let mut buf = SPARE.take();
         buf.clear();
         match read_line(&mut reader, &mut buf) {
-            Ok(0) => None,
+            Ok(0) => {
+                SPARE.set(buf);
+                None
+            }
             Ok(bytes) => {
                 if buf.last() == Some(&b'\n') {
                     buf.pop();
@@ -250,9 +255,7 @@ pub(crate) fn lines(reader: impl Read, regular: bool) -> impl Iterator<Item = io
                 Some(Ok(Line {
                     number,
                     argument: false,
-                    // A copy into a spare vector (see `recycle`), or one of
-                    // the exact length: `buf` keeps its capacity.
-                    input: Input::from(copy_of(&buf)),
+                    input: Input::from(buf),
                     ready,
                     bytes,
                 }))
@@ -430,15 +433,4 @@ thread_local! {
 /// on this thread copies into it instead of allocating.
 pub(crate) fn recycle(text: String) {
     SPARE.set(text.into_bytes());
-}
-
-fn copy_of(bytes: &[u8]) -> Vec<u8> {
-    let mut spare = SPARE.take();
-    if spare.capacity() < bytes.len() {
-        // Nothing given back (`iri check` answers in batches), or too small.
-        return bytes.to_vec();
-    }
-    spare.clear();
-    spare.extend_from_slice(bytes);
-    spare
 }

@@ -16,7 +16,13 @@ and at N/4 (with `--cores 1`, each pinned to one core with taskset); the
 last column is the time over the floor's. The peak memory (maximum resident set size) should not grow
 with N, as `iri` streams its input in batches. Prints a Markdown table.
 
-Usage: python3 benches/lines.py [N] [--cores 1]   (default 1,000,000)
+With --rounds R, instead: R rounds of the floor, `iri parse --json` and
+`iri check --json` (standard input), one after the other in each round,
+each pinned to one core, on the same N lines; each round's times and
+ratios to that round's floor, then the highest ratio of each command
+(the goals: parse within 3x, check within 4x, on every round).
+
+Usage: python3 benches/lines.py [N] [--cores 1] [--rounds R]   (default 1,000,000)
 """
 import os
 import subprocess
@@ -80,10 +86,35 @@ def run(argv, stdin_path, program):
     return elapsed, peak / 1024
 
 
+def rounds(n, r, iri, floor):
+    """R alternating rounds of the floor, parse --json and check --json on one core."""
+    pin = ["taskset", "-c", str(min(os.sched_getaffinity(0)))]
+    print(f"{r} rounds on {n:,} lines, one core each: seconds, and the ratio to the round's floor.\n")
+    print("| round | floor | parse --json | check --json | parse × floor | check × floor |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    worst = [0.0, 0.0]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, f"{n}.txt")
+        write_lines(path, n)
+        for k in range(r):
+            base = run(pin + [floor], path, floor)[0]
+            parse = run(pin + [iri, "parse", "--json"], path, iri)[0]
+            check = run(pin + [iri, "check", "--json"], path, iri)[0]
+            ratios = [parse / base, check / base]
+            worst = [max(w, x) for w, x in zip(worst, ratios)]
+            print(f"| {k + 1} | {base:.3f} | {parse:.3f} | {check:.3f} | {ratios[0]:.2f} | {ratios[1]:.2f} |")
+    print(f"\nHighest ratios: parse {worst[0]:.2f}x (goal 3), check {worst[1]:.2f}x (goal 4).")
+
+
 def main():
     if "--help" in sys.argv or "-h" in sys.argv:
         print(__doc__.strip())
         return
+    r = None
+    if "--rounds" in sys.argv:
+        at = sys.argv.index("--rounds")
+        r = int(sys.argv[at + 1])
+        del sys.argv[at : at + 2]
     args = [a for a in sys.argv[1:] if a != "--cores" and a != "1"]
     one_core = "--cores" in sys.argv
     n = int(args[0]) if args else 1_000_000
@@ -96,6 +127,9 @@ def main():
         ["rustc", "-O", "--edition", "2021", os.path.join(HERE, "floor.rs"), "-o", floor],
         check=True,
     )
+    if r is not None:
+        rounds(n, r, iri, floor)
+        return
     pin = ["taskset", "-c", str(min(os.sched_getaffinity(0)))] if one_core else []
     print(f"`iri` on {n:,} lines (and on {n // 4:,}, for the memory), best time and highest peak of 3 runs; "
           f"{len(os.sched_getaffinity(0))} of the machine's {os.cpu_count()} cores.\n")

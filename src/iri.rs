@@ -379,29 +379,25 @@ pub(crate) fn parse_owned(
 /// written straight into it rather than copied in.
 #[inline]
 fn parse_ref(input: &str, rule: GrammarRule, profile: Profile) -> Result<IriRef<&str>, ParseError> {
-    // The result itself is filled in, the one value returned on every
-    // path: the reference is not built beside it and then copied in.
-    let mut out = Ok(IriRef {
+    let mut r = IriRef {
         text: input,
         meta: Meta::default(),
         profile,
         proof: None,
-    });
-    if let Ok(r) = &mut out {
-        match fast::parse(input, rule, profile, &mut r.meta) {
-            Some(Parsed::Valid(proof)) => r.proof = Some(proof),
-            Some(Parsed::Invalid) => out = Err(rejected(input, rule, profile)),
-            None => {
-                out = parse_pest(input, rule, profile).map(|(meta, proof)| IriRef {
-                    text: input,
-                    meta,
-                    profile,
-                    proof: Some(proof),
-                });
-            }
+    };
+    match fast::parse(input, rule, profile, &mut r.meta) {
+        Some(Parsed::Valid(proof)) => {
+            r.proof = Some(proof);
+            Ok(r)
         }
+        Some(Parsed::Invalid) => Err(rejected(input, rule, profile)),
+        None => parse_pest(input, rule, profile).map(|(meta, proof)| IriRef {
+            text: input,
+            meta,
+            profile,
+            proof: Some(proof),
+        }),
     }
-    out
 }
 
 #[cold]

@@ -47,7 +47,7 @@ const SURROGATE = 0xffff;
  * of a column (SURROGATE for D800-DFFF), and `columns` holds the columns
  * one after the other, the next state of each of the n states after the
  * character's bytes at `column * n + state`. Characters whose bytes lead
- * every state alike share a column: a few dozen columns stand for the
+ * every state alike share a column: one to three columns stand for the
  * 63,488 characters.
  */
 class Dfa {

@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 
 use iribis_lab::abnf::Grammar;
 
-use crate::{PROFILES, RuleDfa, TARGETS, minimal_dfa};
+use crate::{PROFILES, RuleDfa, TARGETS, minimal_dfa, minimize_states};
 
 /// The module, relative to the repository root.
 pub const PATH: &str = "wasm/npm/dfa-tables.js";
@@ -46,50 +46,18 @@ impl JsDfa {
     /// The DFA of `rule`, minimized over states and classes.
     fn new(rule: &RuleDfa) -> Result<JsDfa, String> {
         let (n, c) = (rule.accept.len(), rule.classes);
-        // Moore's refinement: first by acceptance (the dead state apart),
-        // then by the blocks of the next states, until stable.
-        let mut block: Vec<usize> = (0..n)
+        // Minimized first by acceptance (the dead state apart).
+        let initial = (0..n)
             .map(|s| match (s == 0, rule.accept[s]) {
                 (true, _) => 0,
                 (false, false) => 1,
                 (false, true) => 2,
             })
             .collect();
-        let mut blocks = 0;
-        loop {
-            let mut names: HashMap<Vec<usize>, usize> = HashMap::new();
-            let refined: Vec<usize> = (0..n)
-                .map(|s| {
-                    let mut key = vec![block[s]];
-                    key.extend((0..c).map(|k| block[usize::from(rule.next[s * c + k])]));
-                    let fresh = names.len();
-                    *names.entry(key).or_insert(fresh)
-                })
-                .collect();
-            let done = names.len() == blocks;
-            (block, blocks) = (refined, names.len());
-            if done {
-                break;
-            }
-        }
-        // Renumber: dead 0, start 1, the others breadth-first from the start.
-        let mut number: Vec<Option<usize>> = vec![None; blocks];
-        let mut order: Vec<usize> = vec![0, 1];
-        number[block[0]] = Some(0);
-        number[block[1]] = Some(1);
-        let mut i = 1;
-        while i < order.len() {
-            let s = order[i];
-            for k in 0..c {
-                let to = usize::from(rule.next[s * c + k]);
-                if number[block[to]].is_none() {
-                    number[block[to]] = Some(order.len());
-                    order.push(to);
-                }
-            }
-            i += 1;
-        }
-        let renumber = |s: u16| number[block[usize::from(s)]].expect("every state is reachable");
+        let (order, number) = minimize_states(initial, |s| {
+            (0..c).map(|k| usize::from(rule.next[s * c + k])).collect()
+        });
+        let renumber = |s: u16| number[usize::from(s)];
         // Classes whose columns agree on every state are one class.
         let mut columns: HashMap<Vec<usize>, usize> = HashMap::new();
         let mut merged = vec![0usize; c];

@@ -341,6 +341,59 @@ pub struct Tables {
 /// `fast::STATE_BITS` must agree.
 const STATE_BITS: u32 = 9;
 
+/// Moore's refinement of a DFA's `initial.len()` states, then their new
+/// numbering, as both the library's tables ([`Tables`]) and the JavaScript
+/// module ([`js`]) minimize theirs. `initial` puts each state in a block by
+/// what it says by itself (the dead state 0 alone); `successors(s)` lists
+/// its next states, one for each class of input in a fixed order. Blocks
+/// are split by the blocks of the next states until none splits. Returns
+/// one state of each block, in the new order (dead 0, start 1, the others
+/// breadth-first from the start), and the new number of every state.
+pub(crate) fn minimize_states(
+    initial: Vec<usize>,
+    successors: impl Fn(usize) -> Vec<usize>,
+) -> (Vec<usize>, Vec<usize>) {
+    let n = initial.len();
+    let mut block = initial;
+    let mut blocks = block.iter().collect::<HashSet<_>>().len();
+    loop {
+        let mut names: HashMap<Vec<usize>, usize> = HashMap::new();
+        let refined: Vec<usize> = (0..n)
+            .map(|s| {
+                let mut key = vec![block[s]];
+                key.extend(successors(s).into_iter().map(|to| block[to]));
+                let fresh = names.len();
+                *names.entry(key).or_insert(fresh)
+            })
+            .collect();
+        // A refinement only splits blocks: as many as before, none split.
+        let done = names.len() == blocks;
+        (block, blocks) = (refined, names.len());
+        if done {
+            break;
+        }
+    }
+    let mut number: Vec<Option<usize>> = vec![None; blocks];
+    let mut order: Vec<usize> = vec![0, 1];
+    number[block[0]] = Some(0);
+    number[block[1]] = Some(1);
+    let mut i = 1;
+    while i < order.len() {
+        for to in successors(order[i]) {
+            if number[block[to]].is_none() {
+                number[block[to]] = Some(order.len());
+                order.push(to);
+            }
+        }
+        i += 1;
+    }
+    let renumbered = block
+        .iter()
+        .map(|&b| number[b].expect("every state is reachable"))
+        .collect();
+    (order, renumbered)
+}
+
 impl Tables {
     fn new(dfa: &dense::DFA<Vec<u32>>) -> Result<Tables, String> {
         let start = start_of(dfa)?;
@@ -418,50 +471,24 @@ impl Tables {
     /// two (`src/fast/mod.rs`). Numbering as in [`Tables::new`]: dead 0,
     /// start 1, the others in breadth-first order from the start.
     fn minimize(&mut self) {
-        let n = self.accept.len();
         // Block of each state: first by what a state says by itself.
-        let mut block: Vec<usize> = Vec::new();
         let mut names: HashMap<(bool, u8, bool), usize> = HashMap::new();
-        for s in 0..n {
-            let key = (self.accept[s], self.phase[s], s == 0);
-            let fresh = names.len();
-            block.push(*names.entry(key).or_insert(fresh));
-        }
-        let mut blocks = names.len();
-        loop {
-            let mut names: HashMap<Vec<usize>, usize> = HashMap::new();
-            let refined: Vec<usize> = (0..n)
-                .map(|s| {
-                    let mut key = vec![block[s]];
-                    key.extend(self.next.iter().map(|column| block[usize::from(column[s])]));
-                    let fresh = names.len();
-                    *names.entry(key).or_insert(fresh)
-                })
-                .collect();
-            let done = names.len() == blocks;
-            (block, blocks) = (refined, names.len());
-            if done {
-                break;
-            }
-        }
-        // Renumber the blocks: dead 0, start 1, breadth-first from there.
-        let mut number: Vec<Option<u16>> = vec![None; blocks];
-        let mut order: Vec<usize> = vec![0, 1];
-        number[block[0]] = Some(0);
-        number[block[1]] = Some(1);
-        let mut i = 1;
-        while i < order.len() {
-            let s = order[i];
-            for column in &self.next {
-                let to = usize::from(column[s]);
-                if number[block[to]].is_none() {
-                    number[block[to]] = Some(order.len() as u16);
-                    order.push(to);
-                }
-            }
-            i += 1;
-        }
-        let renumber = |s: u16| number[block[usize::from(s)]].expect("every state is reachable");
+        let initial = (0..self.accept.len())
+            .map(|s| {
+                let fresh = names.len();
+                *names
+                    .entry((self.accept[s], self.phase[s], s == 0))
+                    .or_insert(fresh)
+            })
+            .collect();
+        let (order, number) = minimize_states(initial, |s| {
+            self.next
+                .iter()
+                .map(|column| usize::from(column[s]))
+                .collect()
+        });
+        // At most as many states as before, which fitted in a u16.
+        let renumber = |s: u16| number[usize::from(s)] as u16;
         self.accept = order.iter().map(|&s| self.accept[s]).collect();
         self.phase = order.iter().map(|&s| self.phase[s]).collect();
         for column in &mut self.next {

@@ -8,18 +8,10 @@ use std::io::Cursor;
 
 use iribis::check::{CheckOptions, Checker, Code};
 use iribis_documents::{
-    Format, Found, HTML_REREAD_LIMIT, Options, What, html_encoding, read, read_seekable,
+    Format, Found, HTML_REREAD_LIMIT, Options, What, html_encoding, read_seekable,
 };
 
-fn from_stream(doc: &[u8], options: &Options) -> Vec<Found> {
-    let mut out = Vec::new();
-    read(doc, options, |f| {
-        out.push(f);
-        Ok(())
-    })
-    .unwrap();
-    out
-}
+use crate::found_in;
 
 fn from_file(doc: &[u8], options: &Options) -> Vec<Found> {
     let mut out = Vec::new();
@@ -63,7 +55,7 @@ fn a_late_meta_reads_the_document_again() {
         ("http://e/п".to_owned(), "windows-1251", None),
         ("http://e/ж".to_owned(), "windows-1251", None),
     ];
-    assert_eq!(summary(&from_stream(&doc, &html)), expected);
+    assert_eq!(summary(&found_in(&doc, &html)), expected);
     assert_eq!(summary(&from_file(&doc, &html)), expected);
     assert_eq!(html_encoding(&doc[..], &html).unwrap(), "windows-1251");
 }
@@ -77,7 +69,7 @@ fn a_late_meta_of_the_same_encoding_changes_nothing() {
     // The first <meta> made the prescan's encoding certain: the second is
     // too late to change it.
     assert_eq!(
-        summary(&from_stream(&doc, &html)),
+        summary(&found_in(&doc, &html)),
         [
             ("http://e/п".to_owned(), "windows-1251", None),
             ("http://e/ж".to_owned(), "windows-1251", None),
@@ -89,7 +81,7 @@ fn a_late_meta_of_the_same_encoding_changes_nothing() {
 fn a_given_encoding_is_certain() {
     let doc = late_meta(2000);
     let given = Options::new(Format::Html).encoding("koi8-r").unwrap();
-    let found = summary(&from_stream(&doc, &given));
+    let found = summary(&found_in(&doc, &given));
     assert!(
         found.iter().all(|(_, e, c)| *e == "KOI8-R" && c.is_none()),
         "{found:?}"
@@ -101,7 +93,7 @@ fn a_given_encoding_is_certain() {
 fn past_the_bound_a_stream_is_not_read_again_and_says_so() {
     let doc = late_meta(HTML_REREAD_LIMIT + 10);
     let html = Options::new(Format::Html);
-    let found = from_stream(&doc, &html);
+    let found = found_in(&doc, &html);
     let s = summary(&found);
     assert_eq!(s.len(), 3, "{s:?}");
     assert_ne!(s[0].1, "windows-1251");
@@ -142,10 +134,7 @@ fn a_file_past_the_bound_without_a_meta_gives_each_item_once() {
         written(from_file(&doc, &html)),
         ["http://e/1", "http://e/2"]
     );
-    assert_eq!(
-        written(from_stream(&doc, &html)),
-        ["http://e/1", "http://e/2"]
-    );
+    assert_eq!(written(found_in(&doc, &html)), ["http://e/1", "http://e/2"]);
 }
 
 #[test]
@@ -167,7 +156,7 @@ fn a_replacement_label_leaves_no_iri() {
     ] {
         let doc = format!("<meta charset={label}><a href=\"http://e/\">x</a>");
         for found in [
-            from_stream(doc.as_bytes(), &html),
+            found_in(doc.as_bytes(), &html),
             from_file(doc.as_bytes(), &html),
         ] {
             assert_eq!(
@@ -189,7 +178,7 @@ fn a_replacement_label_leaves_no_iri() {
         }
     }
     assert_eq!(
-        summary(&from_stream(&late, &html)),
+        summary(&found_in(&late, &html)),
         [(
             String::new(),
             "replacement",
@@ -201,7 +190,7 @@ fn a_replacement_label_leaves_no_iri() {
         Code::DocumentReplacementEncoding,
         iribis::check::Severity::Allow,
     ));
-    let found = from_stream(b"<meta charset=iso-2022-kr>", &html);
+    let found = found_in(b"<meta charset=iso-2022-kr>", &html);
     let report = found[0].check(&mut Checker::new(allowed)).unwrap().unwrap();
     assert!(report.valid && report.violations.is_empty());
 }
@@ -214,6 +203,6 @@ fn a_meta_inside_svg_breaks_out_of_it() {
     doc.resize(1100, b'x');
     doc.extend_from_slice(b"--><svg><g><meta charset=koi8-r></g></svg><a href=\"http://e/\xe6\">");
     let html = Options::new(Format::Html);
-    let found = from_stream(&doc, &html);
+    let found = found_in(&doc, &html);
     assert_eq!(summary(&found), [("http://e/Ф".to_owned(), "KOI8-R", None)]);
 }

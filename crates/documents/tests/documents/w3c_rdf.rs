@@ -5,7 +5,9 @@
 use std::path::PathBuf;
 
 use iribis::check::{CheckOptions, Checker, Code};
-use iribis_documents::{Format, Found, Options, Position, What, read};
+use iribis_documents::{Format, Options, Position, What};
+
+use crate::found_in;
 
 fn data(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -14,20 +16,10 @@ fn data(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-fn items(doc: &[u8], options: &Options) -> Vec<Found> {
-    let mut out = Vec::new();
-    read(doc, options, |f| {
-        out.push(f);
-        Ok(())
-    })
-    .unwrap();
-    out
-}
-
 /// The written IRIs with the codes their checks give.
 fn checked(doc: &[u8], options: &Options) -> Vec<(String, Vec<Code>)> {
     let mut checker = Checker::new(CheckOptions::default());
-    items(doc, options)
+    found_in(doc, options)
         .iter()
         .map(|f| {
             let codes = match f.check(&mut checker) {
@@ -75,7 +67,7 @@ fn relative_iris_in_ntriples_and_nquads_are_errors() {
             .base("file:///data/w3c-rdf/doc")
             .unwrap();
         let doc = data(name);
-        let found = items(&doc, &options);
+        let found = found_in(&doc, &options);
         let rel = found
             .iter()
             .find(|f| f.written() == relative)
@@ -112,7 +104,7 @@ fn turtle_and_trig_still_resolve() {
         let options = Options::new(format).base("http://example/doc").unwrap();
         let found = checked(doc, &options);
         assert!(found.iter().all(|(_, codes)| codes.is_empty()), "{found:?}");
-        let all = items(doc, &options);
+        let all = found_in(doc, &options);
         assert_eq!(all[0].resolved(), Some("http://example/s"));
     }
 }
@@ -123,7 +115,7 @@ fn rdf_type_property_attribute_is_an_iri() {
     let options = Options::new(Format::RdfXml)
         .base("http://example.org/doc")
         .unwrap();
-    let found = items(&doc, &options);
+    let found = found_in(&doc, &options);
     let typ = found
         .iter()
         .find(|f| f.role.position == Position::Type)
@@ -164,7 +156,7 @@ fn every_iri_valued_rdfxml_attribute() {
   <ex:n rdf:nodeID="n1"/>
 </rdf:Description></rdf:RDF>"#;
     let options = Options::new(Format::RdfXml);
-    let found: Vec<(Position, String, Option<String>)> = items(doc, &options)
+    let found: Vec<(Position, String, Option<String>)> = found_in(doc, &options)
         .into_iter()
         .map(|f| {
             (

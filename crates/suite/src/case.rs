@@ -530,6 +530,38 @@ pub struct Case {
 }
 
 impl Case {
+    /// The request an adapter reads for this case, as [`Request::from_line`]
+    /// reads [`Case::request`]'s line. Without its `id`, it is what the
+    /// case asks: the suite has one case per request.
+    ///
+    /// ```
+    /// use iribis_suite::{Case, Expect, Op, Request};
+    /// use iribis::Profile;
+    ///
+    /// let expect = Expect::Valid { valid: true, at: None };
+    /// let a = Case::new("a", Op::Valid, Profile::Rfc3986, "a:b", expect.clone(), "RFC 3986 §3");
+    /// let b = Case::new("b", Op::Valid, Profile::Rfc3986, "a:b", expect, "a peer's suite");
+    /// assert_eq!(Request::from_line(&a.request()).unwrap(), a.to_request());
+    /// let asks = |c: &Case| Request { id: String::new(), ..c.to_request() };
+    /// assert_eq!(asks(&a), asks(&b));
+    /// ```
+    pub fn to_request(&self) -> Request {
+        Request {
+            id: self.id.clone(),
+            op: self.op,
+            profile: self.profile,
+            rule: self.rule.clone(),
+            input: self.input.clone(),
+            base: self.base.clone(),
+            other: self.other.clone(),
+            charset: self
+                .extra
+                .get("charset")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+        }
+    }
+
     /// A case with no rule, base, note or other optional key.
     ///
     /// ```
@@ -708,7 +740,7 @@ impl Case {
 /// let r = Request::from_line(r#"{"id":"a","op":"valid","profile":"rfc3987bis","rule":"IRI","input":"x:y","base":null}"#).unwrap();
 /// assert_eq!((r.op, r.rule.as_deref(), r.base), (Op::Valid, Some("IRI"), None));
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Request {
     /// The case's `id`, to be echoed in the answer.
     pub id: String,

@@ -387,27 +387,12 @@ impl Suite {
 /// resolution whose answers differ in how they write a path that starts
 /// with "//" and has no authority says so in its note.
 fn dedupe(cases: Vec<Case>) -> Vec<Case> {
-    type Key = (
-        Op,
-        Profile,
-        Option<String>,
-        String,
-        Option<String>,
-        Option<String>,
-        Option<Value>,
-    );
-    let key = |c: &Case| -> Key {
-        (
-            c.op,
-            c.profile,
-            c.rule.clone(),
-            c.input.clone(),
-            c.base.clone(),
-            c.other.clone(),
-            c.extra.get("charset").cloned(),
-        )
+    // What a case asks: its request without its id.
+    let key = |c: &Case| Request {
+        id: String::new(),
+        ..c.to_request()
     };
-    let mut first: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
+    let mut first: std::collections::HashMap<Request, usize> = std::collections::HashMap::new();
     let mut out: Vec<Case> = Vec::with_capacity(cases.len());
     for c in cases {
         match first.get(&key(&c)) {

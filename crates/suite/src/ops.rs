@@ -592,30 +592,54 @@ const COMPARE: &[(&str, &str, &str)] = &[
 /// which two IRIs are equivalent, fragments counted; in every profile
 /// whose grammar takes both.
 pub(crate) fn comparisons() -> Vec<Case> {
+    in_every_profile(
+        Op::Compare,
+        "ladder",
+        COMPARE,
+        |&(a, _, source)| {
+            (
+                a,
+                format!(
+                    "{source} (the ladder of RFC 3987 §5.3; 3987bis defers comparison to a companion document, §12.1)"
+                ),
+            )
+        },
+        |&(a, b, _), profile| comparison(a, b, profile),
+        |&(_, b, source), _, c| {
+            c.other = Some(b.to_owned());
+            if source.ends_with("5.3.2.2") {
+                c.note = Some("comparison does not normalize characters: IRIs are expected in NFC beforehand (RFC 3987 §5.3.2.2)".into());
+            }
+        },
+    )
+}
+
+/// The `op` cases of `items` in every profile: each item's input and
+/// source by `input_source`, its answer by `expect` (an item the profile's
+/// grammar refuses, [`Expect::Error`], is left out), numbered
+/// `{op}/{profile}/{kind}/{k}` from 1 in each profile in the order kept;
+/// `finish` adds what else a case says (the other IRI, a note).
+fn in_every_profile<T>(
+    op: Op,
+    kind: &str,
+    items: &[T],
+    input_source: impl Fn(&T) -> (&str, String),
+    expect: impl Fn(&T, Profile) -> Expect,
+    finish: impl Fn(&T, Profile, &mut Case),
+) -> Vec<Case> {
     let mut out = Vec::new();
     for profile in Profile::ALL {
         let mut k = 0;
-        for (a, b, source) in COMPARE {
-            let expect = comparison(a, b, profile);
+        for item in items {
+            let expect = expect(item, profile);
             if expect == Expect::Error {
                 continue;
             }
             k += 1;
-            let mut c = case(
-                format!("compare/{profile}/ladder/{k}"),
-                Op::Compare,
-                profile,
-                a,
-                None,
-                expect,
-                &format!(
-                    "{source} (the ladder of RFC 3987 §5.3; 3987bis defers comparison to a companion document, §12.1)"
-                ),
-            );
-            c.other = Some((*b).to_owned());
-            if source.ends_with("5.3.2.2") {
-                c.note = Some("comparison does not normalize characters: IRIs are expected in NFC beforehand (RFC 3987 §5.3.2.2)".into());
-            }
+            let (input, source) = input_source(item);
+            let id = format!("{}/{profile}/{kind}/{k}", op.name());
+            let mut c = case(id, op, profile, input, None, expect, &source);
+            finish(item, profile, &mut c);
             out.push(c);
         }
     }
@@ -667,34 +691,21 @@ const CHECK: &[(&str, &str)] = &[
 /// (c), (d)), by the ids of the README; in every profile whose grammar
 /// takes the input.
 pub(crate) fn checks() -> Vec<Case> {
-    let mut out = Vec::new();
-    for profile in Profile::ALL {
-        let mut k = 0;
-        for (input, source) in CHECK {
-            let expect = requirements(input, profile);
-            if expect == Expect::Error {
-                continue;
-            }
-            k += 1;
-            let mut c = case(
-                format!("check/{profile}/template/{k}"),
-                Op::Check,
-                profile,
-                input,
-                None,
-                expect,
-                source,
-            );
+    in_every_profile(
+        Op::Check,
+        "template",
+        CHECK,
+        |&(input, source)| (input, source.to_owned()),
+        |&(input, _), profile| requirements(input, profile),
+        |&(_, source), profile, c| {
             if profile == Profile::Leiri && source.ends_with("§4.1") {
                 c.note = Some(
                     "LEIRIs lift the restriction on bidi formatting characters (3987bis §6.1)"
                         .into(),
                 );
             }
-            out.push(c);
-        }
-    }
-    out
+        },
+    )
 }
 
 /// `to-iri` cases of 3987bis §5.1 (b), (c), (d) (RFC 3987 §3.2 step 4,

@@ -3,6 +3,11 @@
 //! The pest parsers of the four profiles and the tables between their
 //! `Rule` enums and [`Sym`], the one list of rule names the rest of the
 //! crate uses.
+//!
+//! The IRI profiles' parsers have RFC 3986's rules only as far as the IRI
+//! rules use them (`grammar/rfc3986-for-iri.pest`), and no `WHOLE_` wrappers
+//! for them: an RFC 3986 rule is the same in every profile, and is parsed
+//! by the `rfc3986` parser under any of them.
 
 /// A rule of the grammar, by its pest name (the ABNF name with `-` written `_`).
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
@@ -301,26 +306,16 @@ pub(crate) mod rfc3987bis {
     use super::Sym;
 
     #[derive(pest_derive::Parser)]
-    #[grammar = "../grammar/rfc3986.pest"]
+    #[grammar = "../grammar/rfc3986-for-iri.pest"]
     #[grammar = "../grammar/iri.pest"]
     #[grammar = "../grammar/ucschar-3987bis.pest"]
-    #[grammar = "../grammar/whole-rfc3986.pest"]
     #[grammar = "../grammar/whole-iri.pest"]
     pub(crate) struct Parser;
 
     /// The rule behind a pair of this parser; `None` for the `WHOLE_` wrappers and `EOI`.
     pub(crate) fn sym(rule: Rule) -> Option<Sym> {
         match rule {
-            Rule::URI => Some(Sym::URI),
-            Rule::hier_part => Some(Sym::hier_part),
-            Rule::URI_reference => Some(Sym::URI_reference),
-            Rule::absolute_URI => Some(Sym::absolute_URI),
-            Rule::relative_ref => Some(Sym::relative_ref),
-            Rule::relative_part => Some(Sym::relative_part),
             Rule::scheme => Some(Sym::scheme),
-            Rule::authority => Some(Sym::authority),
-            Rule::userinfo => Some(Sym::userinfo),
-            Rule::host => Some(Sym::host),
             Rule::port => Some(Sym::port),
             Rule::IP_literal => Some(Sym::IP_literal),
             Rule::IPvFuture => Some(Sym::IPvFuture),
@@ -329,23 +324,8 @@ pub(crate) mod rfc3987bis {
             Rule::ls32 => Some(Sym::ls32),
             Rule::IPv4address => Some(Sym::IPv4address),
             Rule::dec_octet => Some(Sym::dec_octet),
-            Rule::reg_name => Some(Sym::reg_name),
-            Rule::path => Some(Sym::path),
-            Rule::path_abempty => Some(Sym::path_abempty),
-            Rule::path_absolute => Some(Sym::path_absolute),
-            Rule::path_noscheme => Some(Sym::path_noscheme),
-            Rule::path_rootless => Some(Sym::path_rootless),
-            Rule::path_empty => Some(Sym::path_empty),
-            Rule::segment => Some(Sym::segment),
-            Rule::segment_nz => Some(Sym::segment_nz),
-            Rule::segment_nz_nc => Some(Sym::segment_nz_nc),
-            Rule::pchar => Some(Sym::pchar),
-            Rule::query => Some(Sym::query),
-            Rule::fragment => Some(Sym::fragment),
             Rule::pct_encoded => Some(Sym::pct_encoded),
             Rule::unreserved => Some(Sym::unreserved),
-            Rule::reserved => Some(Sym::reserved),
-            Rule::gen_delims => Some(Sym::gen_delims),
             Rule::sub_delims => Some(Sym::sub_delims),
             Rule::ALPHA => Some(Sym::ALPHA),
             Rule::DIGIT => Some(Sym::DIGIT),
@@ -381,49 +361,10 @@ pub(crate) mod rfc3987bis {
         }
     }
 
-    /// The wrapper rule that matches `sym` against the whole input, if this profile has `sym`.
+    /// The wrapper rule that matches `sym` against the whole input, if this parser has one.
     #[allow(unreachable_patterns)]
     pub(crate) fn whole(sym: Sym) -> Option<Rule> {
         match sym {
-            Sym::URI => Some(Rule::WHOLE_URI),
-            Sym::hier_part => Some(Rule::WHOLE_hier_part),
-            Sym::URI_reference => Some(Rule::WHOLE_URI_reference),
-            Sym::absolute_URI => Some(Rule::WHOLE_absolute_URI),
-            Sym::relative_ref => Some(Rule::WHOLE_relative_ref),
-            Sym::relative_part => Some(Rule::WHOLE_relative_part),
-            Sym::scheme => Some(Rule::WHOLE_scheme),
-            Sym::authority => Some(Rule::WHOLE_authority),
-            Sym::userinfo => Some(Rule::WHOLE_userinfo),
-            Sym::host => Some(Rule::WHOLE_host),
-            Sym::port => Some(Rule::WHOLE_port),
-            Sym::IP_literal => Some(Rule::WHOLE_IP_literal),
-            Sym::IPvFuture => Some(Rule::WHOLE_IPvFuture),
-            Sym::IPv6address => Some(Rule::WHOLE_IPv6address),
-            Sym::h16 => Some(Rule::WHOLE_h16),
-            Sym::ls32 => Some(Rule::WHOLE_ls32),
-            Sym::IPv4address => Some(Rule::WHOLE_IPv4address),
-            Sym::dec_octet => Some(Rule::WHOLE_dec_octet),
-            Sym::reg_name => Some(Rule::WHOLE_reg_name),
-            Sym::path => Some(Rule::WHOLE_path),
-            Sym::path_abempty => Some(Rule::WHOLE_path_abempty),
-            Sym::path_absolute => Some(Rule::WHOLE_path_absolute),
-            Sym::path_noscheme => Some(Rule::WHOLE_path_noscheme),
-            Sym::path_rootless => Some(Rule::WHOLE_path_rootless),
-            Sym::path_empty => Some(Rule::WHOLE_path_empty),
-            Sym::segment => Some(Rule::WHOLE_segment),
-            Sym::segment_nz => Some(Rule::WHOLE_segment_nz),
-            Sym::segment_nz_nc => Some(Rule::WHOLE_segment_nz_nc),
-            Sym::pchar => Some(Rule::WHOLE_pchar),
-            Sym::query => Some(Rule::WHOLE_query),
-            Sym::fragment => Some(Rule::WHOLE_fragment),
-            Sym::pct_encoded => Some(Rule::WHOLE_pct_encoded),
-            Sym::unreserved => Some(Rule::WHOLE_unreserved),
-            Sym::reserved => Some(Rule::WHOLE_reserved),
-            Sym::gen_delims => Some(Rule::WHOLE_gen_delims),
-            Sym::sub_delims => Some(Rule::WHOLE_sub_delims),
-            Sym::ALPHA => Some(Rule::WHOLE_ALPHA),
-            Sym::DIGIT => Some(Rule::WHOLE_DIGIT),
-            Sym::HEXDIG => Some(Rule::WHOLE_HEXDIG),
             Sym::IRI => Some(Rule::WHOLE_IRI),
             Sym::ihier_part => Some(Rule::WHOLE_ihier_part),
             Sym::IRI_reference => Some(Rule::WHOLE_IRI_reference),
@@ -461,26 +402,16 @@ pub(crate) mod rfc3987 {
     use super::Sym;
 
     #[derive(pest_derive::Parser)]
-    #[grammar = "../grammar/rfc3986.pest"]
+    #[grammar = "../grammar/rfc3986-for-iri.pest"]
     #[grammar = "../grammar/iri.pest"]
     #[grammar = "../grammar/ucschar-3987.pest"]
-    #[grammar = "../grammar/whole-rfc3986.pest"]
     #[grammar = "../grammar/whole-iri.pest"]
     pub(crate) struct Parser;
 
     /// The rule behind a pair of this parser; `None` for the `WHOLE_` wrappers and `EOI`.
     pub(crate) fn sym(rule: Rule) -> Option<Sym> {
         match rule {
-            Rule::URI => Some(Sym::URI),
-            Rule::hier_part => Some(Sym::hier_part),
-            Rule::URI_reference => Some(Sym::URI_reference),
-            Rule::absolute_URI => Some(Sym::absolute_URI),
-            Rule::relative_ref => Some(Sym::relative_ref),
-            Rule::relative_part => Some(Sym::relative_part),
             Rule::scheme => Some(Sym::scheme),
-            Rule::authority => Some(Sym::authority),
-            Rule::userinfo => Some(Sym::userinfo),
-            Rule::host => Some(Sym::host),
             Rule::port => Some(Sym::port),
             Rule::IP_literal => Some(Sym::IP_literal),
             Rule::IPvFuture => Some(Sym::IPvFuture),
@@ -489,23 +420,8 @@ pub(crate) mod rfc3987 {
             Rule::ls32 => Some(Sym::ls32),
             Rule::IPv4address => Some(Sym::IPv4address),
             Rule::dec_octet => Some(Sym::dec_octet),
-            Rule::reg_name => Some(Sym::reg_name),
-            Rule::path => Some(Sym::path),
-            Rule::path_abempty => Some(Sym::path_abempty),
-            Rule::path_absolute => Some(Sym::path_absolute),
-            Rule::path_noscheme => Some(Sym::path_noscheme),
-            Rule::path_rootless => Some(Sym::path_rootless),
-            Rule::path_empty => Some(Sym::path_empty),
-            Rule::segment => Some(Sym::segment),
-            Rule::segment_nz => Some(Sym::segment_nz),
-            Rule::segment_nz_nc => Some(Sym::segment_nz_nc),
-            Rule::pchar => Some(Sym::pchar),
-            Rule::query => Some(Sym::query),
-            Rule::fragment => Some(Sym::fragment),
             Rule::pct_encoded => Some(Sym::pct_encoded),
             Rule::unreserved => Some(Sym::unreserved),
-            Rule::reserved => Some(Sym::reserved),
-            Rule::gen_delims => Some(Sym::gen_delims),
             Rule::sub_delims => Some(Sym::sub_delims),
             Rule::ALPHA => Some(Sym::ALPHA),
             Rule::DIGIT => Some(Sym::DIGIT),
@@ -541,49 +457,10 @@ pub(crate) mod rfc3987 {
         }
     }
 
-    /// The wrapper rule that matches `sym` against the whole input, if this profile has `sym`.
+    /// The wrapper rule that matches `sym` against the whole input, if this parser has one.
     #[allow(unreachable_patterns)]
     pub(crate) fn whole(sym: Sym) -> Option<Rule> {
         match sym {
-            Sym::URI => Some(Rule::WHOLE_URI),
-            Sym::hier_part => Some(Rule::WHOLE_hier_part),
-            Sym::URI_reference => Some(Rule::WHOLE_URI_reference),
-            Sym::absolute_URI => Some(Rule::WHOLE_absolute_URI),
-            Sym::relative_ref => Some(Rule::WHOLE_relative_ref),
-            Sym::relative_part => Some(Rule::WHOLE_relative_part),
-            Sym::scheme => Some(Rule::WHOLE_scheme),
-            Sym::authority => Some(Rule::WHOLE_authority),
-            Sym::userinfo => Some(Rule::WHOLE_userinfo),
-            Sym::host => Some(Rule::WHOLE_host),
-            Sym::port => Some(Rule::WHOLE_port),
-            Sym::IP_literal => Some(Rule::WHOLE_IP_literal),
-            Sym::IPvFuture => Some(Rule::WHOLE_IPvFuture),
-            Sym::IPv6address => Some(Rule::WHOLE_IPv6address),
-            Sym::h16 => Some(Rule::WHOLE_h16),
-            Sym::ls32 => Some(Rule::WHOLE_ls32),
-            Sym::IPv4address => Some(Rule::WHOLE_IPv4address),
-            Sym::dec_octet => Some(Rule::WHOLE_dec_octet),
-            Sym::reg_name => Some(Rule::WHOLE_reg_name),
-            Sym::path => Some(Rule::WHOLE_path),
-            Sym::path_abempty => Some(Rule::WHOLE_path_abempty),
-            Sym::path_absolute => Some(Rule::WHOLE_path_absolute),
-            Sym::path_noscheme => Some(Rule::WHOLE_path_noscheme),
-            Sym::path_rootless => Some(Rule::WHOLE_path_rootless),
-            Sym::path_empty => Some(Rule::WHOLE_path_empty),
-            Sym::segment => Some(Rule::WHOLE_segment),
-            Sym::segment_nz => Some(Rule::WHOLE_segment_nz),
-            Sym::segment_nz_nc => Some(Rule::WHOLE_segment_nz_nc),
-            Sym::pchar => Some(Rule::WHOLE_pchar),
-            Sym::query => Some(Rule::WHOLE_query),
-            Sym::fragment => Some(Rule::WHOLE_fragment),
-            Sym::pct_encoded => Some(Rule::WHOLE_pct_encoded),
-            Sym::unreserved => Some(Rule::WHOLE_unreserved),
-            Sym::reserved => Some(Rule::WHOLE_reserved),
-            Sym::gen_delims => Some(Rule::WHOLE_gen_delims),
-            Sym::sub_delims => Some(Rule::WHOLE_sub_delims),
-            Sym::ALPHA => Some(Rule::WHOLE_ALPHA),
-            Sym::DIGIT => Some(Rule::WHOLE_DIGIT),
-            Sym::HEXDIG => Some(Rule::WHOLE_HEXDIG),
             Sym::IRI => Some(Rule::WHOLE_IRI),
             Sym::ihier_part => Some(Rule::WHOLE_ihier_part),
             Sym::IRI_reference => Some(Rule::WHOLE_IRI_reference),
@@ -671,7 +548,7 @@ pub(crate) mod rfc3986 {
         }
     }
 
-    /// The wrapper rule that matches `sym` against the whole input, if this profile has `sym`.
+    /// The wrapper rule that matches `sym` against the whole input, if this parser has one.
     #[allow(unreachable_patterns)]
     pub(crate) fn whole(sym: Sym) -> Option<Rule> {
         match sym {
@@ -724,10 +601,9 @@ pub(crate) mod leiri {
     use super::Sym;
 
     #[derive(pest_derive::Parser)]
-    #[grammar = "../grammar/rfc3986.pest"]
+    #[grammar = "../grammar/rfc3986-for-iri.pest"]
     #[grammar = "../grammar/iri.pest"]
     #[grammar = "../grammar/ucschar-leiri.pest"]
-    #[grammar = "../grammar/whole-rfc3986.pest"]
     #[grammar = "../grammar/whole-iri.pest"]
     #[grammar = "../grammar/whole-leiri.pest"]
     pub(crate) struct Parser;
@@ -735,16 +611,7 @@ pub(crate) mod leiri {
     /// The rule behind a pair of this parser; `None` for the `WHOLE_` wrappers and `EOI`.
     pub(crate) fn sym(rule: Rule) -> Option<Sym> {
         match rule {
-            Rule::URI => Some(Sym::URI),
-            Rule::hier_part => Some(Sym::hier_part),
-            Rule::URI_reference => Some(Sym::URI_reference),
-            Rule::absolute_URI => Some(Sym::absolute_URI),
-            Rule::relative_ref => Some(Sym::relative_ref),
-            Rule::relative_part => Some(Sym::relative_part),
             Rule::scheme => Some(Sym::scheme),
-            Rule::authority => Some(Sym::authority),
-            Rule::userinfo => Some(Sym::userinfo),
-            Rule::host => Some(Sym::host),
             Rule::port => Some(Sym::port),
             Rule::IP_literal => Some(Sym::IP_literal),
             Rule::IPvFuture => Some(Sym::IPvFuture),
@@ -753,23 +620,8 @@ pub(crate) mod leiri {
             Rule::ls32 => Some(Sym::ls32),
             Rule::IPv4address => Some(Sym::IPv4address),
             Rule::dec_octet => Some(Sym::dec_octet),
-            Rule::reg_name => Some(Sym::reg_name),
-            Rule::path => Some(Sym::path),
-            Rule::path_abempty => Some(Sym::path_abempty),
-            Rule::path_absolute => Some(Sym::path_absolute),
-            Rule::path_noscheme => Some(Sym::path_noscheme),
-            Rule::path_rootless => Some(Sym::path_rootless),
-            Rule::path_empty => Some(Sym::path_empty),
-            Rule::segment => Some(Sym::segment),
-            Rule::segment_nz => Some(Sym::segment_nz),
-            Rule::segment_nz_nc => Some(Sym::segment_nz_nc),
-            Rule::pchar => Some(Sym::pchar),
-            Rule::query => Some(Sym::query),
-            Rule::fragment => Some(Sym::fragment),
             Rule::pct_encoded => Some(Sym::pct_encoded),
             Rule::unreserved => Some(Sym::unreserved),
-            Rule::reserved => Some(Sym::reserved),
-            Rule::gen_delims => Some(Sym::gen_delims),
             Rule::sub_delims => Some(Sym::sub_delims),
             Rule::ALPHA => Some(Sym::ALPHA),
             Rule::DIGIT => Some(Sym::DIGIT),
@@ -806,49 +658,10 @@ pub(crate) mod leiri {
         }
     }
 
-    /// The wrapper rule that matches `sym` against the whole input, if this profile has `sym`.
+    /// The wrapper rule that matches `sym` against the whole input, if this parser has one.
     #[allow(unreachable_patterns)]
     pub(crate) fn whole(sym: Sym) -> Option<Rule> {
         match sym {
-            Sym::URI => Some(Rule::WHOLE_URI),
-            Sym::hier_part => Some(Rule::WHOLE_hier_part),
-            Sym::URI_reference => Some(Rule::WHOLE_URI_reference),
-            Sym::absolute_URI => Some(Rule::WHOLE_absolute_URI),
-            Sym::relative_ref => Some(Rule::WHOLE_relative_ref),
-            Sym::relative_part => Some(Rule::WHOLE_relative_part),
-            Sym::scheme => Some(Rule::WHOLE_scheme),
-            Sym::authority => Some(Rule::WHOLE_authority),
-            Sym::userinfo => Some(Rule::WHOLE_userinfo),
-            Sym::host => Some(Rule::WHOLE_host),
-            Sym::port => Some(Rule::WHOLE_port),
-            Sym::IP_literal => Some(Rule::WHOLE_IP_literal),
-            Sym::IPvFuture => Some(Rule::WHOLE_IPvFuture),
-            Sym::IPv6address => Some(Rule::WHOLE_IPv6address),
-            Sym::h16 => Some(Rule::WHOLE_h16),
-            Sym::ls32 => Some(Rule::WHOLE_ls32),
-            Sym::IPv4address => Some(Rule::WHOLE_IPv4address),
-            Sym::dec_octet => Some(Rule::WHOLE_dec_octet),
-            Sym::reg_name => Some(Rule::WHOLE_reg_name),
-            Sym::path => Some(Rule::WHOLE_path),
-            Sym::path_abempty => Some(Rule::WHOLE_path_abempty),
-            Sym::path_absolute => Some(Rule::WHOLE_path_absolute),
-            Sym::path_noscheme => Some(Rule::WHOLE_path_noscheme),
-            Sym::path_rootless => Some(Rule::WHOLE_path_rootless),
-            Sym::path_empty => Some(Rule::WHOLE_path_empty),
-            Sym::segment => Some(Rule::WHOLE_segment),
-            Sym::segment_nz => Some(Rule::WHOLE_segment_nz),
-            Sym::segment_nz_nc => Some(Rule::WHOLE_segment_nz_nc),
-            Sym::pchar => Some(Rule::WHOLE_pchar),
-            Sym::query => Some(Rule::WHOLE_query),
-            Sym::fragment => Some(Rule::WHOLE_fragment),
-            Sym::pct_encoded => Some(Rule::WHOLE_pct_encoded),
-            Sym::unreserved => Some(Rule::WHOLE_unreserved),
-            Sym::reserved => Some(Rule::WHOLE_reserved),
-            Sym::gen_delims => Some(Rule::WHOLE_gen_delims),
-            Sym::sub_delims => Some(Rule::WHOLE_sub_delims),
-            Sym::ALPHA => Some(Rule::WHOLE_ALPHA),
-            Sym::DIGIT => Some(Rule::WHOLE_DIGIT),
-            Sym::HEXDIG => Some(Rule::WHOLE_HEXDIG),
             Sym::IRI => Some(Rule::WHOLE_IRI),
             Sym::ihier_part => Some(Rule::WHOLE_ihier_part),
             Sym::IRI_reference => Some(Rule::WHOLE_IRI_reference),

@@ -54,9 +54,23 @@ macro_rules! with_profile {
     };
 }
 
+/// The profile whose parser parses `sym` as a whole for `profile`: the
+/// `rfc3986` one for a rule of `rfc3986.pest`, which every profile has and
+/// has the same, and `profile`'s own for the rest. The IRI profiles'
+/// parsers are derived without RFC 3986's own rules (`URI`, `authority`,
+/// `path-abempty`, ...) and without `WHOLE_` wrappers for any RFC 3986
+/// rule, so that those are compiled once, not four times.
+fn parser_of(profile: Profile, sym: Sym) -> Profile {
+    if generated::rfc3986::whole(sym).is_some() {
+        Profile::Rfc3986
+    } else {
+        profile
+    }
+}
+
 /// Whether `profile`'s grammar has `sym`.
 pub(crate) fn has_rule(profile: Profile, sym: Sym) -> bool {
-    with_profile!(profile, m => m::whole(sym).is_some())
+    with_profile!(parser_of(profile, sym), m => m::whole(sym).is_some())
 }
 
 /// Parses `input` as a whole with `rule` under `profile` and visits the pair
@@ -67,7 +81,7 @@ pub(crate) fn parse<V: Visit>(
     input: &str,
     visitor: V,
 ) -> Result<V::Out, ParseError> {
-    with_profile!(profile, m => {
+    with_profile!(parser_of(profile, rule.0), m => {
         let Some(whole) = m::whole(rule.0) else {
             return Err(ParseError::no_such_rule(input, profile, rule));
         };
@@ -108,7 +122,7 @@ pub fn pest_accepts(input: &str, rule: GrammarRule, profile: Profile) -> bool {
     let Some(rule) = rule.in_profile(profile) else {
         return false;
     };
-    with_profile!(profile, m => {
+    with_profile!(parser_of(profile, rule.0), m => {
         m::whole(rule.0).is_some_and(|whole| m::Parser::parse(whole, input).is_ok())
     })
 }
@@ -119,7 +133,7 @@ pub fn pest_accepts(input: &str, rule: GrammarRule, profile: Profile) -> bool {
 /// literal strings it tried) is not used: it is a process-global switch, and
 /// the report takes the characters that could have stood there from the DFA.
 pub(crate) fn attempts(profile: Profile, rule: GrammarRule, input: &str) -> Option<Attempts> {
-    with_profile!(profile, m => {
+    with_profile!(parser_of(profile, rule.0), m => {
         let whole = m::whole(rule.0)?;
         let e = m::Parser::parse(whole, input).err()?;
         Some(Attempts::of(e, rule, m::sym))

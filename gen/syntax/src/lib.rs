@@ -4,6 +4,9 @@
 //! - `grammar/whole-*.pest`: one `WHOLE_r = { SOI ~ r ~ EOI }` rule per
 //!   grammar rule, so that any rule can be the start rule and must consume
 //!   the whole input;
+//! - `grammar/rfc3986-for-iri.pest`: the rules of `rfc3986.pest` that the
+//!   IRI rules use, which the IRI profiles' parsers are derived from
+//!   instead of the whole file;
 //! - `src/syntax/generated.rs`: the four pest parsers and the tables
 //!   between their `Rule` enums and the library's own rule names.
 //!
@@ -13,23 +16,102 @@
 //! iribis-gen-syntax` (or `cargo run -p iribis-gen`, which runs it too)
 //! writes them again. Its test fails when a file on disk is stale.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// The text of a pest file of `grammar/`.
+fn read_grammar(root: &Path, file: &str) -> Result<String, String> {
+    std::fs::read_to_string(root.join("grammar").join(file))
+        .map_err(|e| format!("reading grammar/{file}: {e}"))
+}
+
+/// The name a line of a pest file defines, if it starts a rule (`name =`).
+fn defined_name(line: &str) -> Option<&str> {
+    let end = line
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(line.len());
+    let (name, rest) = line.split_at(end);
+    (!name.is_empty() && rest.trim_start().starts_with('=')).then_some(name)
+}
+
 /// The names of the rules a pest file of `grammar/` defines, in order.
 fn rule_names(root: &Path, file: &str) -> Result<Vec<String>, String> {
-    let text = std::fs::read_to_string(root.join("grammar").join(file))
-        .map_err(|e| format!("reading grammar/{file}: {e}"))?;
-    Ok(text
+    Ok(read_grammar(root, file)?
         .lines()
-        .filter_map(|line| {
-            let name: String = line
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            let rest = line[name.len()..].trim_start();
-            (!name.is_empty() && rest.starts_with('=')).then_some(name)
-        })
+        .filter_map(defined_name)
+        .map(String::from)
+        .collect())
+}
+
+/// The rules of a pest text, in order, as (name, paragraph): a rule's
+/// paragraph is its definition and the comments above it, up to the blank
+/// lines around them. A paragraph without a rule (a file's opening
+/// comment) is left out; one with two rules is an error.
+fn rule_paragraphs<'t>(text: &'t str, file: &str) -> Result<Vec<(&'t str, &'t str)>, String> {
+    let mut rules = Vec::new();
+    for paragraph in text.split("\n\n").map(|p| p.trim_matches('\n')) {
+        let names: Vec<&str> = paragraph.lines().filter_map(defined_name).collect();
+        match names[..] {
+            [] => {}
+            [name] => rules.push((name, paragraph)),
+            _ => {
+                return Err(format!(
+                    "grammar/{file}: rules {names:?} share a paragraph; put a blank line between them"
+                ));
+            }
+        }
+    }
+    Ok(rules)
+}
+
+/// The names a pest text mentions outside its comments and its quoted
+/// literals (`"..."`, `'...'`): the rules it uses, with pest's built-ins
+/// and the rule names it defines.
+fn mentioned_names(text: &str) -> BTreeSet<&str> {
+    let mut names = BTreeSet::new();
+    for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        let mut quote = None;
+        let mut escaped = false;
+        let mut start = None;
+        for (i, c) in line.char_indices().chain([(line.len(), ' ')]) {
+            if let Some(q) = quote {
+                quote = (escaped || c != q).then_some(q);
+                escaped = !escaped && c == '\\';
+                continue;
+            }
+            if c.is_ascii_alphanumeric() || c == '_' {
+                start.get_or_insert(i);
+                continue;
+            }
+            if let Some(s) = start.take() {
+                names.insert(&line[s..i]);
+            }
+            if c == '"' || c == '\'' {
+                quote = Some(c);
+            }
+        }
+    }
+    names
+}
+
+/// The paragraphs of `rfc3986.pest` whose rules the IRI files use,
+/// directly or through each other, in the file's order.
+fn rfc3986_for_iri<'t>(rfc3986: &'t str, iri_files: &[String]) -> Result<Vec<&'t str>, String> {
+    let rules = rule_paragraphs(rfc3986, "rfc3986.pest")?;
+    let mut used: BTreeSet<&str> = BTreeSet::new();
+    let mut pending: Vec<&str> = iri_files.iter().flat_map(|t| mentioned_names(t)).collect();
+    while let Some(name) = pending.pop() {
+        if let Some(&(name, paragraph)) = rules.iter().find(|(r, _)| *r == name)
+            && used.insert(name)
+        {
+            pending.extend(mentioned_names(paragraph));
+        }
+    }
+    Ok(rules
+        .iter()
+        .filter(|(name, _)| used.contains(name))
+        .map(|&(_, paragraph)| paragraph)
         .collect())
 }
 
@@ -57,10 +139,9 @@ const PROFILES: &[Profile] = &[
         module: "rfc3987bis",
         doc: "draft-ietf-iri-3987bis-13 (the default profile).",
         files: &[
-            "rfc3986.pest",
+            "rfc3986-for-iri.pest",
             "iri.pest",
             "ucschar-3987bis.pest",
-            "whole-rfc3986.pest",
             "whole-iri.pest",
         ],
     },
@@ -68,10 +149,9 @@ const PROFILES: &[Profile] = &[
         module: "rfc3987",
         doc: "RFC 3987: iprivate without the tag range.",
         files: &[
-            "rfc3986.pest",
+            "rfc3986-for-iri.pest",
             "iri.pest",
             "ucschar-3987.pest",
-            "whole-rfc3986.pest",
             "whole-iri.pest",
         ],
     },
@@ -84,21 +164,31 @@ const PROFILES: &[Profile] = &[
         module: "leiri",
         doc: "draft-ietf-iri-3987bis-13 §6.1: ucschar replaced by leiri-ucschar.",
         files: &[
-            "rfc3986.pest",
+            "rfc3986-for-iri.pest",
             "iri.pest",
             "ucschar-leiri.pest",
-            "whole-rfc3986.pest",
             "whole-iri.pest",
             "whole-leiri.pest",
         ],
     },
 ];
 
-fn generated_rs(all: &[String], per_profile: &[Vec<String>]) -> String {
+/// The rules a profile's parser defines and those it has a `WHOLE_`
+/// wrapper for.
+struct ParserRules {
+    rules: Vec<String>,
+    wholes: Vec<String>,
+}
+
+fn generated_rs(all: &[String], per_profile: &[ParserRules]) -> String {
     let mut out = format!("// {HEADER}\n\n");
     out.push_str("//! The pest parsers of the four profiles and the tables between their\n");
     out.push_str("//! `Rule` enums and [`Sym`], the one list of rule names the rest of the\n");
-    out.push_str("//! crate uses.\n\n");
+    out.push_str("//! crate uses.\n//!\n");
+    out.push_str("//! The IRI profiles' parsers have RFC 3986's rules only as far as the IRI\n");
+    out.push_str("//! rules use them (`grammar/rfc3986-for-iri.pest`), and no `WHOLE_` wrappers\n");
+    out.push_str("//! for them: an RFC 3986 rule is the same in every profile, and is parsed\n");
+    out.push_str("//! by the `rfc3986` parser under any of them.\n\n");
     out.push_str(
         "/// A rule of the grammar, by its pest name (the ABNF name with `-` written `_`).\n",
     );
@@ -121,7 +211,7 @@ fn generated_rs(all: &[String], per_profile: &[Vec<String>]) -> String {
         writeln!(out, "            Sym::{r} => \"{}\",", r.replace('_', "-")).unwrap();
     }
     out.push_str("        }\n    }\n}\n");
-    for (p, rules) in PROFILES.iter().zip(per_profile) {
+    for (p, parser) in PROFILES.iter().zip(per_profile) {
         writeln!(
             out,
             "\n/// The pest parser of the `{}` profile: {}",
@@ -136,13 +226,13 @@ fn generated_rs(all: &[String], per_profile: &[Vec<String>]) -> String {
         out.push_str("    pub(crate) struct Parser;\n\n");
         out.push_str("    /// The rule behind a pair of this parser; `None` for the `WHOLE_` wrappers and `EOI`.\n");
         out.push_str("    pub(crate) fn sym(rule: Rule) -> Option<Sym> {\n        match rule {\n");
-        for r in rules {
+        for r in &parser.rules {
             writeln!(out, "            Rule::{r} => Some(Sym::{r}),").unwrap();
         }
         out.push_str("            _ => None,\n        }\n    }\n\n");
-        out.push_str("    /// The wrapper rule that matches `sym` against the whole input, if this profile has `sym`.\n");
+        out.push_str("    /// The wrapper rule that matches `sym` against the whole input, if this parser has one.\n");
         out.push_str("    #[allow(unreachable_patterns)]\n    pub(crate) fn whole(sym: Sym) -> Option<Rule> {\n        match sym {\n");
-        for r in rules {
+        for r in &parser.wholes {
             writeln!(out, "            Sym::{r} => Some(Rule::WHOLE_{r}),").unwrap();
         }
         out.push_str("            _ => None,\n        }\n    }\n}\n");
@@ -174,9 +264,46 @@ pub fn files(root: &Path) -> Result<Vec<(String, String)>, String> {
             iri.len()
         ));
     }
+    let rfc3986 = read_grammar(root, "rfc3986.pest")?;
+    let iri_files = [
+        "iri.pest",
+        "ucschar-3987bis.pest",
+        "ucschar-3987.pest",
+        "ucschar-leiri.pest",
+    ]
+    .iter()
+    .map(|f| read_grammar(root, f))
+    .collect::<Result<Vec<_>, _>>()?;
+    let for_iri = rfc3986_for_iri(&rfc3986, &iri_files)?;
+    let mut for_iri_file = format!(
+        "// {HEADER}\n//\n// The rules of rfc3986.pest that the IRI rules (iri.pest, ucschar-*.pest) use,\n// directly or through each other, copied with their comments. The IRI\n// profiles' parsers are derived from this file instead of the whole of\n// rfc3986.pest, so that RFC 3986's own rules (URI, hier-part, authority,\n// path-abempty, ...) are compiled into the rfc3986 profile's parser alone; the\n// library parses them with that parser under every profile.\n"
+    );
+    let mut reused: Vec<String> = Vec::new();
+    for paragraph in &for_iri {
+        write!(for_iri_file, "\n{paragraph}\n").unwrap();
+        reused.extend(paragraph.lines().filter_map(defined_name).map(String::from));
+    }
     let all: Vec<String> = uri.iter().chain(&iri).chain(&leiri).cloned().collect();
-    let with_iri: Vec<String> = uri.iter().chain(&iri).cloned().collect();
-    let per_profile = vec![with_iri.clone(), with_iri, uri.clone(), all.clone()];
+    let in_iri: Vec<String> = reused.iter().chain(&iri).cloned().collect();
+    let iri_leiri: Vec<String> = iri.iter().chain(&leiri).cloned().collect();
+    let per_profile = [
+        ParserRules {
+            rules: in_iri.clone(),
+            wholes: iri.clone(),
+        },
+        ParserRules {
+            rules: in_iri.clone(),
+            wholes: iri.clone(),
+        },
+        ParserRules {
+            rules: uri.clone(),
+            wholes: uri.clone(),
+        },
+        ParserRules {
+            rules: in_iri.iter().chain(&leiri).cloned().collect(),
+            wholes: iri_leiri,
+        },
+    ];
     Ok(vec![
         (
             "grammar/whole-rfc3986.pest".into(),
@@ -190,9 +317,38 @@ pub fn files(root: &Path) -> Result<Vec<(String, String)>, String> {
             "grammar/whole-leiri.pest".into(),
             whole_file("ucschar-leiri.pest", &leiri),
         ),
+        ("grammar/rfc3986-for-iri.pest".into(), for_iri_file),
         (
             "src/syntax/generated.rs".into(),
             generated_rs(&all, &per_profile),
         ),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_in_comments_and_literals_are_not_mentions() {
+        let text = "/// a = b\n// c\nd = { \"e\" ~ f ~ 'g'..'h' ~ ^\"i\\\"j\" ~ k }\n";
+        let names: Vec<&str> = mentioned_names(text).into_iter().collect();
+        assert_eq!(names, ["d", "f", "k"]);
+    }
+
+    #[test]
+    fn the_closure_follows_rules_through_each_other_in_file_order() {
+        let rfc3986 = "// opening\n\n/// x\nx = { y }\n\nunused = { \"u\" }\n\ny = { \"y\" | z }\n\nz = { \"z\" }\n";
+        let kept = rfc3986_for_iri(rfc3986, &["w = { x ~ \"unused\" }".to_string()]).unwrap();
+        assert_eq!(
+            kept,
+            ["/// x\nx = { y }", "y = { \"y\" | z }", "z = { \"z\" }"]
+        );
+    }
+
+    #[test]
+    fn two_rules_in_one_paragraph_are_refused() {
+        let e = rule_paragraphs("a = { b }\nb = { \"b\" }\n", "t.pest").unwrap_err();
+        assert!(e.contains("[\"a\", \"b\"] share a paragraph"), "{e}");
+    }
 }

@@ -14,6 +14,9 @@
 // The references are strings as JSON.parse makes them, the strings that
 // ajv validates; SLICED=1 takes them as split("\n") leaves them, slices
 // of the file's string, which V8 reads more slowly a character at a time.
+// KINDS=1 first calls every checker on strings of every kind V8 keeps apart
+// (concatenated, sliced, literal, one- and two-byte), as a program that
+// validates more than JSON values does, then times the same strings.
 //
 // - ajv + iribis/ajv against ajv + ajv-formats, formats uri-reference and
 //   uri; iri-reference and iri against ajv-formats' uri-reference and uri
@@ -50,14 +53,16 @@ const corpora = process.argv.length > 2
 /**
  * A loop calling `fn` on every line, compiled apart for each checker so
  * that its call site sees one function (a shared loop would be
- * megamorphic, and slow both sides alike).
+ * megamorphic, and slow both sides alike). `label` makes each loop's text
+ * its own: V8 caches `new Function` by its text, and loops of one text
+ * share their call feedback.
  */
-function loop(fn) {
+function loop(fn, label) {
   // eslint-disable-next-line no-new-func
   const run = new Function("fn", "lines", `
     let accepted = 0;
     for (let i = 0; i < lines.length; i++) if (fn(lines[i])) accepted++;
-    return accepted;`);
+    return accepted; // ${label}`);
   return (lines) => run(fn, lines);
 }
 
@@ -107,7 +112,23 @@ if (viaBuffer) {
   pairs.push(["wasm encodeInto buffer, URI-reference", bufferChecker(2), (s) => regex.test(s), "uri-reference regex"]);
 }
 
-console.log(`node ${process.version}; ${ROUNDS} alternating rounds, medians of CPU time; strings ${process.env.SLICED ? "sliced" : "from JSON.parse"}`);
+/**
+ * Strings of every kind V8 keeps apart, made from `lines`: concatenated,
+ * sliced out of a bigger one, literal (internalized), with characters
+ * beyond Latin-1 (two-byte) and not.
+ */
+function everyKind(lines) {
+  const text = lines.join(" ");
+  const strings = ["http://a/", "urn:x", "http://例え.jp/"];
+  for (let k = 0; k < 200; k++) {
+    const line = lines[(k * 97) % lines.length];
+    strings.push(`${line.slice(0, -1)}x${k}`, text.slice(k * 31, k * 31 + 40), `http://例え.jp/${k}`, line + "");
+  }
+  return strings;
+}
+
+const kinds = process.env.KINDS ? "; every checker first called on strings of every kind (KINDS=1)" : "";
+console.log(`node ${process.version}; ${ROUNDS} alternating rounds, medians of CPU time; strings ${process.env.SLICED ? "sliced" : "from JSON.parse"}${kinds}`);
 console.log("| corpus | work | iribis | theirs | iribis ÷ theirs | verdicts differ |");
 console.log("|---|---|---:|---:|---:|---:|");
 for (const corpus of corpora) {
@@ -116,9 +137,13 @@ for (const corpus of corpora) {
   if (!process.env.SLICED) lines = JSON.parse(JSON.stringify(lines));
   const name = String(corpus).split("/").at(-1);
   const timed = pairs.map(([work, ours, theirs, their]) => ({
-    work, their, loops: [loop(ours), loop(theirs)], ns: [[], []], ratios: [],
+    work, their, loops: [loop(ours, `${name}: ${work}`), loop(theirs, `${name}: ${work}, ${their}`)], ns: [[], []], ratios: [],
     differ: lines.filter((s) => ours(s) !== theirs(s)),
   }));
+  if (process.env.KINDS) {
+    const strings = everyKind(lines);
+    for (const [, ours, theirs] of pairs) for (let r = 0; r < 20; r++) for (const s of strings) ours(s) && theirs(s);
+  }
   for (let round = 0; round <= ROUNDS; round++) {
     for (const t of timed) {
       const ns = t.loops.map((run) => {

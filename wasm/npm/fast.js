@@ -1,8 +1,10 @@
 // Validity without entering WebAssembly: the minimal DFA over UTF-8 bytes
 // of each reference rule of each profile (dfa-tables.js, generated from the
 // ABNF by gen/src/js.rs, the same language as the library's own tables),
-// walked over a JavaScript string's UTF-16 code units, each character
-// stepped through the bytes of its UTF-8 form (RFC 3629 §3). Crossing into
+// walked over a JavaScript string's UTF-16 code units: each code unit of
+// the first 64K code points is one step, over the columns its character's
+// UTF-8 bytes (RFC 3629 §3) lead to, and a surrogate pair is stepped
+// through the four bytes of its character. Crossing into
 // WebAssembly, which copies the string into the module's memory as UTF-8,
 // costs several times this walk.
 //
@@ -16,12 +18,22 @@ const TABLES = require("./dfa-tables.js");
 
 /** The state every walk starts in; state 0 is dead. */
 const START = 1;
+
 /**
- * The column of each state's row that holds whether an input may end
- * there (1) or not (0): the byte FF, which no UTF-8 sequence has (RFC 3629
- * §1), so that no walk steps on it.
+ * Code units are read as `charCodeAt.call(s, i)` and the length as
+ * `(s + "").length`, not `s.charCodeAt(i)` and `s.length`: V8 looks those
+ * two properties up by the string's map, and strings have many (one- and
+ * two-byte, flat, concatenated, sliced, internalized). Once a walk has met
+ * more than four, `s.charCodeAt` became a generic property lookup and call
+ * for every code unit, and every later walk, of any string, ran about 3.5
+ * times as long (a program that validated one concatenated string, then
+ * JSON values). A known function and a value known to be a string need no
+ * lookup.
  */
-const ACCEPT = 0xff;
+const charCodeAt = String.prototype.charCodeAt;
+
+/** In `Dfa.unit`, the mark of a surrogate code unit (D800-DFFF): no column. */
+const SURROGATE = 0x80;
 
 /** The bytes of one of dfa-tables.js's base64 strings. */
 function bytesOf(base64) {
@@ -31,31 +43,35 @@ function bytesOf(base64) {
   return out;
 }
 
-/** In `Dfa.units`, what a surrogate code unit stands for: no column. */
-const SURROGATE = 0xffff;
-
 /**
- * A DFA of dfa-tables.js, laid out for the walk.
+ * A DFA of dfa-tables.js, laid out for a walk over UTF-16 code units in
+ * which every code unit of the first 64K code points takes the same step,
+ * with no branch on what kind of character it is.
  *
- * `bytes`: per state, a row of 256 entries, the next state for each byte
- * at `state << 8 | byte` and the state's acceptance at
- * `state << 8 | ACCEPT`: ASCII, most of any reference, and the four bytes
- * of a character beyond U+FFFF step through it.
+ * `unit`: the column of each code unit: one per class of ASCII bytes (each
+ * such character is one UTF-8 byte), then one per set of characters of
+ * U+0080-FFFF whose two or three UTF-8 bytes lead every state alike (one to
+ * three of them stand for those 63,488 characters), and SURROGATE for
+ * D800-DFFF.
  *
- * `units` and `columns`: a character of the rest of U+0080-FFFF (two or
- * three UTF-8 bytes) in one step. `units` gives each code unit the number
- * of a column (SURROGATE for D800-DFFF), and `columns` holds the columns
- * one after the other, the next state of each of the n states after the
- * character's bytes at `column * n + state`. Characters whose bytes lead
- * every state alike share a column: one to three columns stand for the
- * 63,488 characters.
+ * `rows`: per state a row of `stride` entries, the next state after each
+ * column at `row + column`, with states written as the offsets of their
+ * rows (state × stride), so that a step is one addition and one load; the
+ * row's last entry says whether an input may end in that state (1) or not
+ * (0).
+ *
+ * `next`, `classes`, `cls`: the byte-level DFA (the next state of each
+ * state and class of bytes, the class of each byte), which steps a
+ * character beyond U+FFFF, a surrogate pair, through its four bytes.
  */
 class Dfa {
-  constructor(bytes, units, columns, n) {
-    this.bytes = bytes;
-    this.units = units;
-    this.columns = columns;
-    this.n = n;
+  constructor(unit, rows, stride, next, classes, cls) {
+    this.unit = unit;
+    this.rows = rows;
+    this.stride = stride;
+    this.next = next;
+    this.classes = classes;
+    this.cls = cls;
   }
 }
 
@@ -64,22 +80,28 @@ function decode(base64) {
   const b = bytesOf(base64);
   const n = b[0] | (b[1] << 8);
   const classes = b[2] | (b[3] << 8);
-  const cls = b.subarray(4, 260);
+  // A copy, so that the walk's tables do not keep the decoded string alive.
+  const cls = b.slice(4, 260);
   const accept = b.subarray(260, 260 + n);
   const next = new Uint16Array(n * classes);
   for (let i = 0, at = 260 + n; i < next.length; i++, at += 2) next[i] = b[at] | (b[at + 1] << 8);
-  const bytes = new Uint16Array(n << 8);
-  for (let q = 0; q < n; q++) {
-    for (let byte = 0; byte < 256; byte++) bytes[(q << 8) | byte] = next[q * classes + cls[byte]];
-    bytes[(q << 8) | ACCEPT] = accept[q];
+  // One column per class of ASCII bytes, numbered as they first appear.
+  const unit = new Uint8Array(0x10000);
+  const ascii = [];
+  for (let c = 0; c < 0x80; c++) {
+    let k = ascii.indexOf(cls[c]);
+    if (k < 0) k = ascii.push(cls[c]) - 1;
+    unit[c] = k;
   }
-  // The characters of two and three bytes by the classes of their bytes
-  // (characters alike in those are alike), then those by their columns.
-  const units = new Uint16Array(0x10000).fill(SURROGATE);
+  // Then one per distinct column of next states of the other characters;
+  // characters whose UTF-8 bytes fall in the same classes step alike.
+  const targets = [];
   const byClasses = new Int32Array(classes * classes * (classes + 1)).fill(-1);
-  const sequences = [];
   for (let c = 0x80; c < 0x10000; c++) {
-    if (c >= 0xd800 && c <= 0xdfff) continue;
+    if (c >= 0xd800 && c <= 0xdfff) {
+      unit[c] = SURROGATE;
+      continue;
+    }
     const two = c < 0x800;
     const b0 = two ? 0xc0 | (c >> 6) : 0xe0 | (c >> 12);
     const b1 = two ? 0x80 | (c & 0x3f) : 0x80 | ((c >> 6) & 0x3f);
@@ -87,93 +109,89 @@ function decode(base64) {
     // Two bytes' classes (a, b) as (a, b, classes): no class is numbered that.
     const key = (cls[b0] * classes + cls[b1]) * (classes + 1) + (two ? classes : cls[b2]);
     if (byClasses[key] < 0) {
-      byClasses[key] = sequences.length;
-      sequences.push(two ? [b0, b1] : [b0, b1, b2]);
+      const bytes = two ? [b0, b1] : [b0, b1, b2];
+      const column = new Uint16Array(n);
+      for (let q = 0; q < n; q++) column[q] = bytes.reduce((r, byte) => next[r * classes + cls[byte]], q);
+      const text = column.join(",");
+      let k = targets.findIndex((t) => t.text === text);
+      if (k < 0) k = targets.push({ text, column }) - 1;
+      byClasses[key] = ascii.length + k;
     }
-    units[c] = byClasses[key];
+    unit[c] = byClasses[key];
   }
-  const numbers = new Map();
-  const columns = [];
-  const renumber = sequences.map((seq) => {
-    const column = new Uint16Array(n);
-    for (let q = 0; q < n; q++) {
-      let r = q;
-      for (const byte of seq) r = next[r * classes + cls[byte]];
-      column[q] = r;
-    }
-    const text = column.join(",");
-    let k = numbers.get(text);
-    if (k === undefined) {
-      k = columns.length;
-      numbers.set(text, k);
-      columns.push(column);
-    }
-    return k;
-  });
-  for (let c = 0x80; c < 0x10000; c++) if (units[c] !== SURROGATE) units[c] = renumber[units[c]];
-  const flat = new Uint16Array(columns.length * n);
-  columns.forEach((column, k) => flat.set(column, k * n));
-  return new Dfa(bytes, units, flat, n);
+  const columns = ascii.length + targets.length;
+  let stride = 1;
+  while (stride < columns + 1) stride <<= 1;
+  if (stride > SURROGATE || n * stride > 0x10000) {
+    throw new RangeError(`dfa-tables.js: ${n} states and ${columns} columns do not fit the walk's tables`);
+  }
+  const rows = new Uint16Array(n * stride);
+  for (let q = 0; q < n; q++) {
+    const row = q * stride;
+    ascii.forEach((c, k) => (rows[row + k] = next[q * classes + c] * stride));
+    targets.forEach((t, k) => (rows[row + ascii.length + k] = t.column[q] * stride));
+    rows[row + stride - 1] = accept[q];
+  }
+  return new Dfa(unit, rows, stride, next, classes, cls);
 }
 
 /**
- * Whether the DFA `d` accepts the UTF-8 form of `s`: one load a code unit
- * (ASCII by `bytes`, the rest of the first 64K code points by `units` and
- * `columns`), four for a character beyond U+FFFF.
+ * Whether the DFA `d` accepts the UTF-8 form of `s`: two code units a
+ * turn, each one lookup of its column and one of the next state. A string
+ * with a surrogate is walked by `acceptsPairs`.
  */
 function accepts(d, s) {
-  const bytes = d.bytes;
-  const units = d.units;
-  const columns = d.columns;
-  const n = d.n;
-  const length = s.length;
-  let q = START;
+  const unit = d.unit;
+  const rows = d.rows;
+  const length = (s + "").length;
+  let q = START * d.stride;
   let i = 0;
-  while (i < length) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) {
-      // Two ASCII code units a turn when they come in pairs: half the
-      // turns of the loop, half the tests for the dead state.
-      if (i + 1 < length) {
-        const e = s.charCodeAt(i + 1);
-        if (e < 0x80) {
-          q = bytes[(bytes[(q << 8) | c] << 8) | e];
-          i += 2;
-          if (q === 0) return false;
-          continue;
-        }
-      }
-      q = bytes[(q << 8) | c];
-      i++;
-    } else {
-      const k = units[c];
-      if (k !== SURROGATE) {
-        q = columns[k * n + q];
-        i++;
-      } else {
-        // A high surrogate and the low one after it: one code point of
-        // four UTF-8 bytes. NaN past the end fails the test.
-        const e = s.charCodeAt(i + 1);
-        if (c > 0xdbff || !(e >= 0xdc00 && e <= 0xdfff)) return false;
-        i += 2;
-        const p = ((c - 0xd800) << 10) + (e - 0xdc00) + 0x10000;
-        q = bytes[(q << 8) | 0xf0 | (p >> 18)];
-        q = bytes[(q << 8) | 0x80 | ((p >> 12) & 0x3f)];
-        q = bytes[(q << 8) | 0x80 | ((p >> 6) & 0x3f)];
-        q = bytes[(q << 8) | 0x80 | (p & 0x3f)];
-      }
-    }
-    // The dead state leads only to itself: stop at it.
+  for (; i + 1 < length; i += 2) {
+    const a = unit[charCodeAt.call(s, i)];
+    const b = unit[charCodeAt.call(s, i + 1)];
+    if (((a | b) & SURROGATE) !== 0) return acceptsPairs(d, s);
+    q = rows[rows[q + a] + b];
     if (q === 0) return false;
   }
-  return bytes[(q << 8) | ACCEPT] === 1;
+  if (i < length) {
+    const a = unit[charCodeAt.call(s, i)];
+    if (a === SURROGATE) return acceptsPairs(d, s);
+    q = rows[q + a];
+  }
+  return rows[q + d.stride - 1] === 1;
 }
 
 /**
- * The reference rules by name in ASCII lowercase, in the ABNF spelling and
- * the pest one (as the library's GrammarRule::from_name reads them): the
- * rule's name under the IRI profiles and under rfc3986.
+ * `accepts` for a string with a surrogate, a code unit at a time: a
+ * surrogate pair is the four UTF-8 bytes of its character, stepped through
+ * the byte-level DFA; a lone surrogate is no character, and rejected.
  */
+function acceptsPairs(d, s) {
+  const { unit, rows, stride, next, classes, cls } = d;
+  const length = (s + "").length;
+  let q = START * stride;
+  for (let i = 0; i < length; i++) {
+    const a = unit[charCodeAt.call(s, i)];
+    if (a !== SURROGATE) {
+      q = rows[q + a];
+    } else {
+      const c = charCodeAt.call(s, i);
+      const e = charCodeAt.call(s, i + 1);
+      if (c > 0xdbff || !(e >= 0xdc00 && e <= 0xdfff)) return false;
+      i++;
+      const p = ((c - 0xd800) << 10) + (e - 0xdc00) + 0x10000;
+      let r = q / stride;
+      r = next[r * classes + cls[0xf0 | (p >> 18)]];
+      r = next[r * classes + cls[0x80 | ((p >> 12) & 0x3f)]];
+      r = next[r * classes + cls[0x80 | ((p >> 6) & 0x3f)]];
+      r = next[r * classes + cls[0x80 | (p & 0x3f)]];
+      q = r * stride;
+    }
+    if (q === 0) return false;
+  }
+  return rows[q + stride - 1] === 1;
+}
+
 const RULES = new Map();
 for (const [iri, uri] of [
   ["IRI-reference", "URI-reference"],
@@ -195,24 +213,19 @@ function asciiLowercase(s) {
   return s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
 }
 
-/** The DFAs decoded so far and their walkers, by "profile rule" (the tables' own names). */
-const DECODED = new Map();
+/** The walkers of the DFAs decoded so far, by "profile rule" (the tables' own names). */
+const WALKERS = new Map();
 
-/** The DFA of `rule` under `profile` in dfa-tables.js and its walker, decoded once. */
-function decoded(profile, rule) {
-  const key = `${profile} ${rule}`;
-  let d = DECODED.get(key);
-  if (d === undefined) {
-    const dfa = decode(TABLES[profile][rule]);
-    d = { dfa, walker: (s) => accepts(dfa, s) };
-    DECODED.set(key, d);
-  }
-  return d;
-}
-
-/** The walker of dfa-tables.js's DFA of `rule` under `profile`. */
+/** The walker of dfa-tables.js's DFA of `rule` under `profile`, its DFA decoded once. */
 function walkerOf(profile, rule) {
-  return decoded(profile, rule).walker;
+  const key = `${profile} ${rule}`;
+  let walker = WALKERS.get(key);
+  if (walker === undefined) {
+    const dfa = decode(TABLES[profile][rule]);
+    walker = (s) => accepts(dfa, s);
+    WALKERS.set(key, walker);
+  }
+  return walker;
 }
 
 /**
@@ -239,12 +252,14 @@ function option(options, key) {
 
 /** The walker of the default options (rfc3987bis, IRI-reference), once made. */
 let DEFAULT = null;
-/** Its DFA. */
-let DEFAULT_DFA = null;
 
-/** Whether `s` is an IRI reference of rfc3987bis: isValid without options, with no walker between. */
+/**
+ * Whether `s` is an IRI reference of rfc3987bis: isValid without options.
+ * Through the walker, whose DFA V8 sees as a constant of its closure: a
+ * DFA read from a variable here made the walk 5-10 % slower.
+ */
 function isValidDefault(s) {
-  return accepts(DEFAULT_DFA ?? (DEFAULT_DFA = decoded("rfc3987bis", "IRI-reference").dfa), s);
+  return (DEFAULT ?? (DEFAULT = walkerOf("rfc3987bis", "IRI-reference")))(s);
 }
 
 /** The last few options' values and their walkers, as [profile, rule, walker]. */

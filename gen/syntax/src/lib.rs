@@ -176,6 +176,7 @@ const PROFILES: &[Profile] = &[
 
 /// The rules a profile's parser defines and those it has a `WHOLE_`
 /// wrapper for.
+#[derive(Clone)]
 struct ParserRules {
     rules: Vec<String>,
     wholes: Vec<String>,
@@ -279,26 +280,20 @@ pub fn files(root: &Path) -> Result<Vec<(String, String)>, String> {
     }
     let reused = for_iri.iter().map(|&(name, _)| name.to_string());
     let all: Vec<String> = uri.iter().chain(&iri).chain(&leiri).cloned().collect();
-    let in_iri: Vec<String> = reused.chain(iri.iter().cloned()).collect();
-    let iri_leiri: Vec<String> = iri.iter().chain(&leiri).cloned().collect();
-    let per_profile = [
-        ParserRules {
-            rules: in_iri.clone(),
-            wholes: iri.clone(),
-        },
-        ParserRules {
-            rules: in_iri.clone(),
-            wholes: iri.clone(),
-        },
-        ParserRules {
-            rules: uri.clone(),
-            wholes: uri.clone(),
-        },
-        ParserRules {
-            rules: in_iri.iter().chain(&leiri).cloned().collect(),
-            wholes: iri_leiri,
-        },
-    ];
+    // rfc3987bis and rfc3987 differ only in ucschar-*.pest's rules' bodies.
+    let iri_parser = ParserRules {
+        rules: reused.chain(iri.iter().cloned()).collect(),
+        wholes: iri.clone(),
+    };
+    let leiri_parser = ParserRules {
+        rules: iri_parser.rules.iter().chain(&leiri).cloned().collect(),
+        wholes: iri.iter().chain(&leiri).cloned().collect(),
+    };
+    let uri_parser = ParserRules {
+        rules: uri.clone(),
+        wholes: uri.clone(),
+    };
+    let per_profile = [iri_parser.clone(), iri_parser, uri_parser, leiri_parser];
     Ok(vec![
         (
             "grammar/whole-rfc3986.pest".into(),

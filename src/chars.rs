@@ -1,4 +1,5 @@
-//! Character classes of the grammars, as predicates.
+//! Character classes of the grammars, as predicates (some `const`, for the
+//! errors of the checked literals, `crate::literal`).
 //!
 //! The pest grammar is the definition; these mirror its single-character
 //! rules for the code that works on characters rather than parse trees (error
@@ -8,21 +9,21 @@
 use crate::profile::Profile;
 
 /// `ucschar` (3987bis §2.2, the same in RFC 3987).
-pub(crate) fn is_ucschar(c: char) -> bool {
+pub(crate) const fn is_ucschar(c: char) -> bool {
     let c = c as u32;
     matches!(c, 0xA0..=0xD7FF | 0xF900..=0xFDCF | 0xFDF0..=0xFFEF | 0xE1000..=0xEFFFD)
-        || ((0x10000..=0xDFFFD).contains(&c) && (c & 0xFFFF) <= 0xFFFD)
+        || (matches!(c, 0x10000..=0xDFFFD) && (c & 0xFFFF) <= 0xFFFD)
 }
 
 /// `iprivate` of the profile: RFC 3987 lacks the tag range U+E0000..U+E0FFF.
-pub(crate) fn is_iprivate(c: char, profile: Profile) -> bool {
+pub(crate) const fn is_iprivate(c: char, profile: Profile) -> bool {
     let c = c as u32;
     matches!(c, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
-        || (profile != Profile::Rfc3987 && (0xE0000..=0xE0FFF).contains(&c))
+        || (!matches!(profile, Profile::Rfc3987) && matches!(c, 0xE0000..=0xE0FFF))
 }
 
 /// `leiri-ucschar` (3987bis §6.1).
-pub(crate) fn is_leiri_ucschar(c: char) -> bool {
+pub(crate) const fn is_leiri_ucschar(c: char) -> bool {
     matches!(
         c,
         ' ' | '<' | '>' | '"' | '{' | '}' | '|' | '\\' | '^' | '`'
@@ -31,7 +32,7 @@ pub(crate) fn is_leiri_ucschar(c: char) -> bool {
 
 /// Whether `c` may stand unencoded in an ipchar-based component (path,
 /// fragment, userinfo, host) of `profile`.
-pub(crate) fn is_extended(c: char, profile: Profile) -> bool {
+pub(crate) const fn is_extended(c: char, profile: Profile) -> bool {
     match profile {
         Profile::Rfc3986 => false,
         Profile::Leiri => is_leiri_ucschar(c),

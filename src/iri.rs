@@ -11,6 +11,7 @@ use crate::decode::{Decoded, QueryPairs};
 use crate::error::ParseError;
 use crate::fast::{self, Parsed, Proven};
 use crate::host::{Host, IpvFuture};
+use crate::literal::{self, LiteralError};
 use crate::meta::{HostMeta, Meta, Slot, Span};
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
@@ -35,12 +36,14 @@ pub struct ParseOptions {
 
 impl ParseOptions {
     /// The defaults: profile `rfc3987bis`.
-    pub fn new() -> Self {
-        Self::default()
+    pub const fn new() -> Self {
+        ParseOptions {
+            profile: Profile::Rfc3987bis,
+        }
     }
 
     /// Sets the profile.
-    pub fn profile(mut self, profile: Profile) -> Self {
+    pub const fn profile(mut self, profile: Profile) -> Self {
         self.profile = profile;
         self
     }
@@ -330,6 +333,45 @@ impl<'a> IriRef<&'a str> {
         parse_ref(input, GrammarRule::IRI_REFERENCE, options.profile)
     }
 
+    /// Parses an IRI reference in `const` (checked literals): the parse of
+    /// [`IriRef::parse`], the same components, walked through the same DFA
+    /// at compile time when called in `const`. [`iri_ref!`](crate::iri_ref!)
+    /// calls it in a `const` block, so that an invalid literal does not
+    /// compile.
+    ///
+    /// ```
+    /// use iribis::IriRef;
+    ///
+    /// const UP: IriRef<&str> = match IriRef::parse_const("../résumé.html#p2") {
+    ///     Ok(r) => r,
+    ///     Err(e) => e.panic(),
+    /// };
+    /// assert_eq!(UP.path(), "../résumé.html");
+    /// assert_eq!(UP, IriRef::parse("../résumé.html#p2")?);
+    /// assert_eq!(IriRef::parse_const("a b").unwrap_err().byte(), 1);
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub const fn parse_const(input: &'a str) -> Result<Self, LiteralError> {
+        Self::parse_const_with(input, &ParseOptions::new())
+    }
+
+    /// [`IriRef::parse_const`] under the given options (`URI-reference`
+    /// under the `rfc3986` profile, as [`IriRef::parse_with`]).
+    ///
+    /// ```
+    /// use iribis::{IriRef, ParseOptions, Profile};
+    ///
+    /// let uri = ParseOptions::new().profile(Profile::Rfc3986);
+    /// assert!(IriRef::parse_const_with("http://example.org/", &uri).is_ok());
+    /// assert!(IriRef::parse_const_with("http://例え.jp/", &uri).is_err());
+    /// ```
+    pub const fn parse_const_with(
+        input: &'a str,
+        options: &ParseOptions,
+    ) -> Result<Self, LiteralError> {
+        parse_literal(input, GrammarRule::IRI_REFERENCE, options.profile)
+    }
+
     /// Copies the input into an owned reference.
     pub fn into_owned(self) -> IriRef<String> {
         IriRef {
@@ -397,6 +439,24 @@ fn parse_ref(input: &str, rule: GrammarRule, profile: Profile) -> Result<IriRef<
             profile,
             proof: Some(proof),
         }),
+    }
+}
+
+/// [`parse_ref`] in `const`, for the checked literals (`crate::literal`):
+/// the spans of its split are proven by `Proven::fitting`, as pest's are.
+const fn parse_literal(
+    input: &str,
+    rule: GrammarRule,
+    profile: Profile,
+) -> Result<IriRef<&str>, LiteralError> {
+    match literal::parse(input, rule, profile) {
+        Ok(meta) => Ok(IriRef {
+            text: input,
+            meta,
+            profile,
+            proof: Proven::fitting(&meta, input),
+        }),
+        Err(e) => Err(e),
     }
 }
 
@@ -746,6 +806,22 @@ macro_rules! narrow {
             #[doc = concat!("Parses ", $doc, " under the given options.")]
             pub fn parse_with(input: &'a str, options: &ParseOptions) -> Result<Self, ParseError> {
                 parse_ref(input, $rule, options.profile).map($ty)
+            }
+
+            #[doc = concat!("Parses ", $doc, " in `const` under the default profile: see [`IriRef::parse_const`].")]
+            pub const fn parse_const(input: &'a str) -> Result<Self, LiteralError> {
+                Self::parse_const_with(input, &ParseOptions::new())
+            }
+
+            #[doc = concat!("Parses ", $doc, " in `const` under the given options: see [`IriRef::parse_const`].")]
+            pub const fn parse_const_with(
+                input: &'a str,
+                options: &ParseOptions,
+            ) -> Result<Self, LiteralError> {
+                match parse_literal(input, $rule, options.profile) {
+                    Ok(r) => Ok($ty(r)),
+                    Err(e) => Err(e),
+                }
             }
 
             /// Copies the input into an owned value.

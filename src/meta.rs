@@ -40,7 +40,7 @@ impl Slot {
 
     /// A present component, possibly empty.
     #[inline]
-    pub(crate) fn new((start, end): Span) -> Slot {
+    pub(crate) const fn new((start, end): Span) -> Slot {
         debug_assert!(start <= end && start != usize::MAX);
         Slot { start, end }
     }
@@ -93,29 +93,35 @@ pub(crate) struct Meta {
 impl Default for Meta {
     #[inline]
     fn default() -> Self {
-        Meta {
-            scheme: Slot::NONE,
-            authority: Slot::NONE,
-            userinfo: Slot::NONE,
-            host: Slot::NONE,
-            host_kind: HostMeta::RegName,
-            port: Slot::NONE,
-            path: Slot::NONE,
-            query: Slot::NONE,
-            fragment: Slot::NONE,
-        }
+        Meta::NONE
     }
 }
 
 impl Meta {
+    /// No component at all: what a parse starts from.
+    pub(crate) const NONE: Meta = Meta {
+        scheme: Slot::NONE,
+        authority: Slot::NONE,
+        userinfo: Slot::NONE,
+        host: Slot::NONE,
+        host_kind: HostMeta::RegName,
+        port: Slot::NONE,
+        path: Slot::NONE,
+        query: Slot::NONE,
+        fragment: Slot::NONE,
+    };
+
     /// Whether every component lies in `text` and starts and ends on a
     /// character boundary of it. The fast path's split meets this by
     /// construction on tables that passed `crate::fast::proof::check`;
     /// the pest path checks it (`Proven::fitting`) before the accessors of
     /// the references it builds slice without checks (`IriRef::component`);
     /// the debug builds assert it wherever a reference is built from parts.
-    pub(crate) fn fits(&self, text: &str) -> bool {
-        [
+    ///
+    /// A `const fn`, for the references of the checked literals
+    /// (`crate::literal`), which build their proof with it at compile time.
+    pub(crate) const fn fits(&self, text: &str) -> bool {
+        let slots = [
             self.scheme,
             self.authority,
             self.userinfo,
@@ -124,11 +130,20 @@ impl Meta {
             self.path,
             self.query,
             self.fragment,
-        ]
-        .iter()
-        .filter_map(|slot| slot.get())
-        // `get` is `None` for a span reversed, out of range or off a boundary.
-        .all(|(start, end)| text.get(start..end).is_some())
+        ];
+        let mut i = 0;
+        while i < slots.len() {
+            let Slot { start, end } = slots[i];
+            // What `text.get(start..end).is_some()` checks: in order, and
+            // both ends on a boundary (false past the end).
+            if start != usize::MAX
+                && !(start <= end && text.is_char_boundary(start) && text.is_char_boundary(end))
+            {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// The host's span and kind.
@@ -139,7 +154,7 @@ impl Meta {
 
     /// Sets the host's span and kind.
     #[inline]
-    pub(crate) fn set_host(&mut self, span: Span, kind: HostMeta) {
+    pub(crate) const fn set_host(&mut self, span: Span, kind: HostMeta) {
         self.host = Slot::new(span);
         self.host_kind = kind;
     }

@@ -28,6 +28,7 @@
 //! The tests in `tests/fast_path.rs` check that the two paths agree.
 
 pub(crate) mod dead;
+pub(crate) mod literal;
 pub mod phase;
 mod proof;
 mod split;
@@ -617,12 +618,17 @@ fn zeros<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
     }
 }
 
-/// A generated table file without its first line, the DO-NOT-EDIT header.
-fn body(file: &[u8]) -> &[u8] {
-    match file.iter().position(|&b| b == b'\n') {
-        Some(i) => &file[i + 1..],
-        None => &[],
+/// A generated table file without its first line, the DO-NOT-EDIT header
+/// (a `const fn`, for `table_file`).
+const fn body(file: &[u8]) -> &[u8] {
+    let mut i = 0;
+    while i < file.len() {
+        if file[i] == b'\n' {
+            return file.split_at(i + 1).1;
+        }
+        i += 1;
     }
+    &[]
 }
 
 /// The validator of a generated table file, or `None` if
@@ -631,64 +637,60 @@ fn loaded(file: &[u8]) -> Option<Validator> {
     Validator::load(body(file)).ok()
 }
 
-/// The validators, built on first use: one per profile and reference rule.
+/// The validators, built on first use, and their table files: one per
+/// profile and reference rule (by its 3987bis name).
 macro_rules! validators {
-    ($($name:ident = $file:literal;)*) => {
-        $(static $name: LazyLock<Option<Validator>> =
-            LazyLock::new(|| loaded(include_bytes!(concat!("tables/", $file))));)*
+    ($($name:ident = $file:literal for $profile:ident $rule:ident;)*) => {
+        /// The table files as `gen/` wrote them, once each in the program:
+        /// the validators decode them, the checked literals walk them as
+        /// they are (`table_file`).
+        mod file {
+            $(pub(super) const $name: &[u8] = include_bytes!(concat!("tables/", $file));)*
+        }
+        $(static $name: LazyLock<Option<Validator>> = LazyLock::new(|| loaded(file::$name));)*
         /// Every table file, by name.
         #[cfg(test)]
-        const FILES: &[(&str, &[u8])] = &[
-            $(($file, include_bytes!(concat!("tables/", $file))),)*
-        ];
+        const FILES: &[(&str, &[u8])] = &[$(($file, file::$name),)*];
+
+        /// The validator of `rule` (one of the four reference rules, by its
+        /// 3987bis name) under `profile`.
+        #[inline]
+        fn validator(rule: GrammarRule, profile: Profile) -> Option<&'static Validator> {
+            let v = match (profile, rule) {
+                $((Profile::$profile, GrammarRule::$rule) => &$name,)*
+                _ => return None,
+            };
+            v.as_ref()
+        }
+
+        /// The table file of `rule` (as [`validator`]) under `profile`,
+        /// without its header line, for a walk in `const` (`crate::literal`).
+        pub(crate) const fn table_file(rule: GrammarRule, profile: Profile) -> Option<&'static [u8]> {
+            match (profile, rule) {
+                $((Profile::$profile, GrammarRule::$rule) => Some(body(file::$name)),)*
+                _ => None,
+            }
+        }
     };
 }
 
 validators! {
-    BIS_REF = "rfc3987bis-IRI-reference.dfa";
-    BIS_IRI = "rfc3987bis-IRI.dfa";
-    BIS_ABS = "rfc3987bis-absolute-IRI.dfa";
-    BIS_REL = "rfc3987bis-irelative-ref.dfa";
-    RFC3987_REF = "rfc3987-IRI-reference.dfa";
-    RFC3987_IRI = "rfc3987-IRI.dfa";
-    RFC3987_ABS = "rfc3987-absolute-IRI.dfa";
-    RFC3987_REL = "rfc3987-irelative-ref.dfa";
-    LEIRI_REF = "leiri-IRI-reference.dfa";
-    LEIRI_IRI = "leiri-IRI.dfa";
-    LEIRI_ABS = "leiri-absolute-IRI.dfa";
-    LEIRI_REL = "leiri-irelative-ref.dfa";
-    RFC3986_REF = "rfc3986-URI-reference.dfa";
-    RFC3986_URI = "rfc3986-URI.dfa";
-    RFC3986_ABS = "rfc3986-absolute-URI.dfa";
-    RFC3986_REL = "rfc3986-relative-ref.dfa";
-}
-
-/// The validator of `rule` (one of the four reference rules, by its
-/// 3987bis name) under `profile`.
-#[inline]
-fn validator(rule: GrammarRule, profile: Profile) -> Option<&'static Validator> {
-    use GrammarRule as R;
-    use Profile as P;
-    let v = match (profile, rule) {
-        (P::Rfc3987bis, R::IRI_REFERENCE) => &BIS_REF,
-        (P::Rfc3987bis, R::IRI) => &BIS_IRI,
-        (P::Rfc3987bis, R::ABSOLUTE_IRI) => &BIS_ABS,
-        (P::Rfc3987bis, R::IRELATIVE_REF) => &BIS_REL,
-        (P::Rfc3987, R::IRI_REFERENCE) => &RFC3987_REF,
-        (P::Rfc3987, R::IRI) => &RFC3987_IRI,
-        (P::Rfc3987, R::ABSOLUTE_IRI) => &RFC3987_ABS,
-        (P::Rfc3987, R::IRELATIVE_REF) => &RFC3987_REL,
-        (P::Leiri, R::IRI_REFERENCE) => &LEIRI_REF,
-        (P::Leiri, R::IRI) => &LEIRI_IRI,
-        (P::Leiri, R::ABSOLUTE_IRI) => &LEIRI_ABS,
-        (P::Leiri, R::IRELATIVE_REF) => &LEIRI_REL,
-        (P::Rfc3986, R::IRI_REFERENCE) => &RFC3986_REF,
-        (P::Rfc3986, R::IRI) => &RFC3986_URI,
-        (P::Rfc3986, R::ABSOLUTE_IRI) => &RFC3986_ABS,
-        (P::Rfc3986, R::IRELATIVE_REF) => &RFC3986_REL,
-        _ => return None,
-    };
-    v.as_ref()
+    BIS_REF = "rfc3987bis-IRI-reference.dfa" for Rfc3987bis IRI_REFERENCE;
+    BIS_IRI = "rfc3987bis-IRI.dfa" for Rfc3987bis IRI;
+    BIS_ABS = "rfc3987bis-absolute-IRI.dfa" for Rfc3987bis ABSOLUTE_IRI;
+    BIS_REL = "rfc3987bis-irelative-ref.dfa" for Rfc3987bis IRELATIVE_REF;
+    RFC3987_REF = "rfc3987-IRI-reference.dfa" for Rfc3987 IRI_REFERENCE;
+    RFC3987_IRI = "rfc3987-IRI.dfa" for Rfc3987 IRI;
+    RFC3987_ABS = "rfc3987-absolute-IRI.dfa" for Rfc3987 ABSOLUTE_IRI;
+    RFC3987_REL = "rfc3987-irelative-ref.dfa" for Rfc3987 IRELATIVE_REF;
+    LEIRI_REF = "leiri-IRI-reference.dfa" for Leiri IRI_REFERENCE;
+    LEIRI_IRI = "leiri-IRI.dfa" for Leiri IRI;
+    LEIRI_ABS = "leiri-absolute-IRI.dfa" for Leiri ABSOLUTE_IRI;
+    LEIRI_REL = "leiri-irelative-ref.dfa" for Leiri IRELATIVE_REF;
+    RFC3986_REF = "rfc3986-URI-reference.dfa" for Rfc3986 IRI_REFERENCE;
+    RFC3986_URI = "rfc3986-URI.dfa" for Rfc3986 IRI;
+    RFC3986_ABS = "rfc3986-absolute-URI.dfa" for Rfc3986 ABSOLUTE_IRI;
+    RFC3986_REL = "rfc3986-relative-ref.dfa" for Rfc3986 IRELATIVE_REF;
 }
 
 /// What the fast path makes of an input.

@@ -3,7 +3,8 @@
 //! build. [`Proven::split`] is the fast path's split of an input that a
 //! validator accepted, and it takes the [`Checked`] that only [`check`]
 //! makes, when `Validator::load` loads the validator's tables;
-//! [`Proven::fitting`] is `Meta::fits`, for the spans of the pest parser.
+//! [`Proven::fitting`] is `Meta::fits`, for the spans of the pest parser
+//! and of the checked literals' `const` split (`crate::literal`).
 //!
 //! The split (`super::split`) puts each end of a span at 0, at the input's
 //! length, where a group of phases starts (the bytes spent in the groups
@@ -64,9 +65,15 @@ impl Proven {
         Proven(())
     }
 
-    /// `Some` when `meta` fits `text` (`Meta::fits`).
-    pub(crate) fn fitting(meta: &Meta, text: &str) -> Option<Proven> {
-        meta.fits(text).then_some(Proven(()))
+    /// `Some` when `meta` fits `text` (`Meta::fits`). A `const fn`: the
+    /// checked literals (`crate::literal`) prove their spans with it at
+    /// compile time.
+    pub(crate) const fn fitting(meta: &Meta, text: &str) -> Option<Proven> {
+        if meta.fits(text) {
+            Some(Proven(()))
+        } else {
+            None
+        }
     }
 }
 

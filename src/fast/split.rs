@@ -73,7 +73,7 @@ pub(super) const STEPPED_OVER: [u8; 6] = [
 ];
 
 /// The group whose bytes the walk counts for a state in `phase`, if any.
-fn group(phase: u8) -> Option<usize> {
+pub(crate) const fn group(phase: u8) -> Option<usize> {
     match phase {
         phase::START | phase::FIRST => Some(LEAD),
         phase::SCHEME | phase::SLASH => Some(COLON_SLASH),
@@ -232,6 +232,91 @@ pub(super) fn split(input: &str, starts: &impl Starts, meta: &mut Meta) {
     debug_assert!(meta.fits(input), "{meta:?} of {input:?}");
 }
 
+/// [`split`] in `const`, from the counts of a walk in `const` that
+/// accepted `input` (`super::literal`): `at[g]` is where group `g` starts,
+/// `at[GROUPS]` where the fragment does. A trait's method cannot be called
+/// in `const` on stable Rust, so this is [`split`] over [`Wide`]'s arrays
+/// written again; the tests check that both give the same components. Its
+/// spans are not trusted: the literal's proof is `Proven::fitting`.
+pub(crate) const fn split_const(
+    input: &str,
+    at: &[usize; GROUPS + 1],
+    visited: &[bool; GROUPS],
+) -> Meta {
+    let (b, n) = (input.as_bytes(), input.len());
+    let mut meta = Meta::NONE;
+    let mut path_start = 0;
+    if visited[COLON_SLASH] && b[at[COLON_SLASH]] == b':' {
+        meta.scheme = Slot::new((0, at[COLON_SLASH]));
+        path_start = at[COLON_SLASH] + 1;
+    }
+    if visited[AUTHORITY] {
+        let (start, end) = (at[AUTHORITY] + 1, at[PATH]);
+        meta.authority = Slot::new((start, end));
+        let mut host_start = start;
+        if visited[HOST] && b[at[HOST]] == b'@' {
+            meta.userinfo = Slot::new((start, at[HOST]));
+            host_start = at[HOST] + 1;
+        }
+        let colon = if visited[PORT] {
+            Some(at[PORT])
+        } else if visited[COLON] && !visited[HOST] {
+            Some(at[COLON])
+        } else {
+            None
+        };
+        let host_end = match colon {
+            Some(colon) => {
+                meta.port = Slot::new((colon + 1, end));
+                colon
+            }
+            None => end,
+        };
+        meta.set_host(
+            (host_start, host_end),
+            host_kind_const(b, host_start, host_end),
+        );
+        path_start = end;
+    }
+    let path_end = at[QUERY];
+    meta.path = Slot::new((path_start, path_end));
+    let fragment = at[GROUPS];
+    if visited[QUERY] {
+        meta.query = Slot::new((path_end + 1, fragment));
+    }
+    if fragment < n {
+        meta.fragment = Slot::new((fragment + 1, n));
+    }
+    meta
+}
+
+/// [`host_kind`] in `const`, the host `b[start..end]`.
+const fn host_kind_const(b: &[u8], start: usize, end: usize) -> HostMeta {
+    let host = b.split_at(end).0.split_at(start).1;
+    match host {
+        [b'[', inner @ .., b']'] => {
+            if let [b'v' | b'V', ..] = inner {
+                let mut dot = 0;
+                while dot < inner.len() && inner[dot] != b'.' {
+                    dot += 1;
+                }
+                return HostMeta::IpvFuture {
+                    dot: start + 1 + dot,
+                };
+            }
+            match ipv6(inner) {
+                Some(a) => HostMeta::Ipv6(a),
+                None => HostMeta::RegName,
+            }
+        }
+        [b'0'..=b'9', ..] => match ipv4(host) {
+            Some(a) => HostMeta::Ipv4(a),
+            None => HostMeta::RegName,
+        },
+        _ => HostMeta::RegName,
+    }
+}
+
 /// The kind of a valid `ihost`, as `ihost = IP-literal / IPv4address /
 /// ireg-name` decides it: a host is an IPv4 address when the whole of it is
 /// one (so "1.2.3.4.5" and "256.1.1.1" are registered names). The host is
@@ -275,80 +360,112 @@ fn ip_literal(input: &str, offset: usize, end: usize) -> HostMeta {
 /// address. `None` where `b` is not one. The DFA has checked it, so one
 /// pass reads it, without the backtracking of `Ipv6Addr`'s parser:
 /// `ip_literal` took 965 instructions a literal of the mixed corpus with
-/// that parser, 437 with this one (callgrind).
-fn ipv6(b: &[u8]) -> Option<Ipv6Addr> {
+/// that parser, 437 with this one (callgrind). A `const fn`, which the
+/// checked literals' split calls too (`crate::literal`).
+pub(crate) const fn ipv6(b: &[u8]) -> Option<Ipv6Addr> {
     let mut groups = [0u16; 8];
     let mut n = 0; // the groups read
     let mut gap = None; // where the "::" is, in groups
     let mut i = 0;
-    if b.starts_with(b"::") {
+    if b.len() >= 2 && b[0] == b':' && b[1] == b':' {
         gap = Some(0);
         i = 2;
     }
     while i < b.len() {
         let start = i;
         let mut value = 0u16;
-        while let Some(&c) = b.get(i).filter(|&&c| c != b':' && c != b'.') {
-            value = value << 4 | char::from(c).to_digit(16)? as u16;
+        while i < b.len() && b[i] != b':' && b[i] != b'.' {
+            let Some(digit) = (b[i] as char).to_digit(16) else {
+                return None;
+            };
+            value = value << 4 | digit as u16;
             i += 1;
         }
-        if b.get(i) == Some(&b'.') {
+        if i < b.len() && b[i] == b'.' {
             // The last 32 bits, written as an IPv4 address.
-            let [p, q, r, s] = ipv4(&b[start..])?.octets();
-            *groups.get_mut(n)? = u16::from_be_bytes([p, q]);
-            *groups.get_mut(n + 1)? = u16::from_be_bytes([r, s]);
+            let Some(v4) = ipv4(b.split_at(start).1) else {
+                return None;
+            };
+            let [p, q, r, s] = v4.octets();
+            if n + 2 > 8 {
+                return None;
+            }
+            groups[n] = u16::from_be_bytes([p, q]);
+            groups[n + 1] = u16::from_be_bytes([r, s]);
             n += 2;
             break;
         }
-        if !(1..=4).contains(&(i - start)) {
+        if i - start < 1 || i - start > 4 || n >= 8 {
             return None;
         }
-        *groups.get_mut(n)? = value;
+        groups[n] = value;
         n += 1;
         if i < b.len() {
             // A ":", or the "::".
             i += 1;
-            match b.get(i) {
-                Some(b':') if gap.is_none() => {
-                    gap = Some(n);
-                    i += 1;
+            if i == b.len() {
+                return None;
+            }
+            if b[i] == b':' {
+                if gap.is_some() {
+                    return None;
                 }
-                Some(b':') | None => return None,
-                Some(_) => {}
+                gap = Some(n);
+                i += 1;
             }
         }
     }
-    match gap {
-        None if n == 8 => Some(Ipv6Addr::from(groups)),
-        Some(g) if n < 8 => {
-            // The groups after the "::" go to the end, zeros before them.
-            groups.copy_within(g..n, 8 - (n - g));
-            groups[g..8 - (n - g)].fill(0);
-            Some(Ipv6Addr::from(groups))
-        }
-        _ => None,
+    let g = match gap {
+        None if n == 8 => return Some(v6(groups)),
+        Some(g) if n < 8 => g,
+        _ => return None,
+    };
+    // The groups after the "::" go to the end, zeros before them.
+    let mut full = [0u16; 8];
+    let mut k = 0;
+    while k < g {
+        full[k] = groups[k];
+        k += 1;
     }
+    let shift = 8 - n;
+    while k < n {
+        full[k + shift] = groups[k];
+        k += 1;
+    }
+    Some(v6(full))
+}
+
+/// The address of eight groups.
+const fn v6(g: [u16; 8]) -> Ipv6Addr {
+    Ipv6Addr::new(g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7])
 }
 
 /// `IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet`,
-/// with `dec-octet` 0 to 255 without leading zeros (RFC 3986 §3.2.2).
-fn ipv4(b: &[u8]) -> Option<Ipv4Addr> {
+/// with `dec-octet` 0 to 255 without leading zeros (RFC 3986 §3.2.2). A
+/// `const fn`, as [`ipv6`].
+pub(crate) const fn ipv4(b: &[u8]) -> Option<Ipv4Addr> {
     let mut octets = [0u8; 4];
     let mut k = 0; // the octet being read
     let mut digits = 0; // its digits so far
     let mut value = 0u32;
-    for &c in b {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        i += 1;
         match c {
             b'0'..=b'9' => {
                 // No leading zero: a "0" must be the whole octet.
                 if digits == 3 || (digits == 1 && value == 0) {
                     return None;
                 }
-                value = value * 10 + u32::from(c - b'0');
+                value = value * 10 + (c - b'0') as u32;
                 digits += 1;
             }
             b'.' if digits > 0 && k < 3 => {
-                octets[k] = u8::try_from(value).ok()?;
+                if value > 255 {
+                    return None;
+                }
+                octets[k] = value as u8;
                 k += 1;
                 digits = 0;
                 value = 0;
@@ -356,11 +473,11 @@ fn ipv4(b: &[u8]) -> Option<Ipv4Addr> {
             _ => return None,
         }
     }
-    if k != 3 || digits == 0 {
+    if k != 3 || digits == 0 || value > 255 {
         return None;
     }
-    octets[3] = u8::try_from(value).ok()?;
-    Some(Ipv4Addr::from(octets))
+    octets[3] = value as u8;
+    Some(Ipv4Addr::new(octets[0], octets[1], octets[2], octets[3]))
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ mod error_positions;
 mod errors;
 mod fast_path;
 mod hostile;
+mod literals;
 mod properties;
 mod rules;
 mod serde;

@@ -1,11 +1,13 @@
 //! The reference types: one string and the offsets of its components.
 
-use std::borrow::Borrow;
+use std::borrow::{Borrow, Cow};
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
+use std::rc::Rc;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use crate::decode::{Decoded, QueryPairs};
 use crate::error::ParseError;
@@ -52,10 +54,13 @@ impl ParseOptions {
 /// An IRI reference (the `IRI-reference` rule): an [`Iri`] or a
 /// [`RelativeRef`], parsed into components.
 ///
-/// `T` is the storage: `IriRef<&str>` borrows the input (zero-copy, from
-/// [`IriRef::parse`]); `IriRef<String>` owns it (from `str::parse`,
-/// `TryFrom<String>` or [`IriRef::into_owned`]). Accessors return slices of
-/// the input. An absent component is `None`; an empty one is `Some("")`.
+/// `T` is the storage ([`Storage`]): `IriRef<&str>` borrows the input
+/// (zero-copy, from [`IriRef::parse`], or a literal checked at compile time,
+/// [`iri_ref!`](crate::iri_ref!)); `IriRef<String>` owns it (from
+/// `str::parse`, `TryFrom<String>` or [`IriRef::into_owned`]), and so do
+/// `Box<str>`, `Arc<str>`, `Rc<str>` and `Cow<str>` (the same conversions,
+/// and [`IriRef::into_storage`] between any two). Accessors return slices
+/// of the input. An absent component is `None`; an empty one is `Some("")`.
 ///
 /// ```
 /// use iribis::IriRef;
@@ -119,6 +124,10 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for &str {}
     impl Sealed for String {}
+    impl Sealed for Box<str> {}
+    impl Sealed for std::sync::Arc<str> {}
+    impl Sealed for std::rc::Rc<str> {}
+    impl Sealed for std::borrow::Cow<'_, str> {}
 
     /// A `&str` of some lifetime: what a storage lends its accessors.
     pub trait Lent {
@@ -160,15 +169,18 @@ mod sealed {
     }
 }
 
-/// The storage of a reference: `&str`, borrowed from the input, or
-/// `String`, owned. Sealed: only these two implement it.
+/// The storage of a reference: `&str`, borrowed from the input; `String`
+/// or `Box<str>`, owned; `Arc<str>` or `Rc<str>`, shared (as RDF stores
+/// intern IRIs); `Cow<str>`, borrowed or owned. Sealed: only these
+/// implement it.
 ///
 /// The accessors of an `IriRef<&'a str>` return slices of the input, which
 /// live as long as the input (`&'a str`) rather than as long as the parsed
-/// value; those of an `IriRef<String>` borrow the value. Generic code takes
+/// value; those of the other storages borrow the value. Generic code takes
 /// `T: Storage`:
 ///
 /// ```
+/// use std::sync::Arc;
 /// use iribis::{IriRef, Storage};
 ///
 /// // The host borrows the input, not the temporary `IriRef`.
@@ -183,11 +195,17 @@ mod sealed {
 /// let owned: IriRef<String> = "http://h/abc".parse()?;
 /// assert_eq!(path_len(&owned), 4);
 /// assert_eq!(path_len(&owned.as_borrowed()), 4);
+///
+/// // Shared storage: parsed in place, or converted without a parse.
+/// let shared = IriRef::<Arc<str>>::try_from(Arc::<str>::from("http://h/abc"))?;
+/// assert_eq!(path_len(&shared), 4);
+/// let interned: IriRef<Arc<str>> = owned.into_storage();
+/// assert_eq!(interned, shared);
 /// # Ok::<(), iribis::ParseError>(())
 /// ```
 pub trait Storage: AsRef<str> + sealed::Sealed {
     /// `&'a str` for `&'a str`; `&'s str`, borrowed from the storage, for
-    /// `String`.
+    /// the others.
     #[doc(hidden)]
     type Lent<'s>: sealed::Lent
     where
@@ -196,6 +214,13 @@ pub trait Storage: AsRef<str> + sealed::Sealed {
     /// The text, as long-lived as the storage allows.
     #[doc(hidden)]
     fn lend(&self) -> Self::Lent<'_>;
+
+    /// The text as a `String`, moved where the storage is one (`String`,
+    /// `Box<str>`, an owned `Cow`), else copied.
+    #[doc(hidden)]
+    fn into_string(self) -> String
+    where
+        Self: Sized;
 }
 
 impl<'a> Storage for &'a str {
@@ -208,15 +233,41 @@ impl<'a> Storage for &'a str {
     fn lend(&self) -> &'a str {
         self
     }
+
+    fn into_string(self) -> String {
+        self.to_owned()
+    }
 }
 
-impl Storage for String {
-    type Lent<'s> = &'s str;
+/// The owned and shared storages, which lend their text for as long as
+/// they are borrowed.
+macro_rules! owned_storage {
+    ($($ty:ty => |$s:ident| $into_string:expr;)*) => {$(
+        impl Storage for $ty {
+            type Lent<'s>
+                = &'s str
+            where
+                Self: 's;
 
-    #[inline]
-    fn lend(&self) -> &str {
-        self
-    }
+            #[inline]
+            fn lend(&self) -> &str {
+                self
+            }
+
+            fn into_string(self) -> String {
+                let $s = self;
+                $into_string
+            }
+        }
+    )*};
+}
+
+owned_storage! {
+    String => |s| s;
+    Box<str> => |s| s.into_string();
+    Arc<str> => |s| s.as_ref().to_owned();
+    Rc<str> => |s| s.as_ref().to_owned();
+    Cow<'_, str> => |s| s.into_owned();
 }
 
 /// An IRI (the `IRI` rule): an [`IriRef`] with a scheme.
@@ -371,15 +422,57 @@ impl<'a> IriRef<&'a str> {
     ) -> Result<Self, LiteralError> {
         parse_literal(input, GrammarRule::IRI_REFERENCE, options.profile)
     }
+}
 
-    /// Copies the input into an owned reference.
+impl<T: Storage> IriRef<T> {
+    /// The reference with `String` storage: the text moved where the
+    /// storage is a `String`, a `Box<str>` or an owned `Cow`, else copied;
+    /// no parse.
+    ///
+    /// ```
+    /// let r: iribis::IriRef<String> = iribis::IriRef::parse("http://h/a")?.into_owned();
+    /// assert_eq!(r.path(), "/a");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
     pub fn into_owned(self) -> IriRef<String> {
         IriRef {
-            text: self.text.to_owned(),
+            text: self.text.into_string(),
             meta: self.meta,
             profile: self.profile,
-            // The same text, copied.
+            // The same text, moved or copied.
             proof: self.proof,
+        }
+    }
+
+    /// The reference in another storage, the text converted by `From`
+    /// (`&str` or `String` into `Arc<str>`, `Box<str>` into `String`...);
+    /// no parse.
+    ///
+    /// ```
+    /// use std::rc::Rc;
+    /// use iribis::IriRef;
+    ///
+    /// let r: IriRef<Rc<str>> = IriRef::parse("http://h/a?q")?.into_storage();
+    /// assert_eq!(r.query(), Some("q"));
+    /// let boxed: IriRef<Box<str>> = r.into_owned().into_storage();
+    /// assert_eq!(boxed, "http://h/a?q");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn into_storage<U: Storage + From<T>>(self) -> IriRef<U> {
+        let text = U::from(self.text);
+        // The storages' `From` keep the text as it is; the spans are
+        // checked against the new text all the same (a few boundary
+        // tests, no scan), so that the proof rests on nothing outside the
+        // crate.
+        let proof = match self.proof {
+            Some(_) => Proven::fitting(&self.meta, text.as_ref()),
+            None => None,
+        };
+        IriRef {
+            text,
+            meta: self.meta,
+            profile: self.profile,
+            proof,
         }
     }
 }
@@ -401,14 +494,14 @@ fn parse_spans(
     }
 }
 
-/// `text` parsed with `rule` under `profile`, into a reference that owns
-/// it; the error holds `text` ([`ParseError::into_input`]).
-pub(crate) fn parse_owned(
-    text: String,
+/// `text` parsed with `rule` under `profile`, into a reference that holds
+/// it; the error holds a copy of `text` ([`ParseError::into_input`]).
+pub(crate) fn parse_owned<T: AsRef<str>>(
+    text: T,
     rule: GrammarRule,
     profile: Profile,
-) -> Result<IriRef<String>, ParseError> {
-    let (meta, proof) = parse_spans(&text, rule, profile)?;
+) -> Result<IriRef<T>, ParseError> {
+    let (meta, proof) = parse_spans(text.as_ref(), rule, profile)?;
     Ok(IriRef {
         text,
         meta,
@@ -534,7 +627,10 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
         // SAFETY: `start..end` is a span of `self.meta` and `text` is
         // `self.text`. `self.proof` is `Some` only where `parse_ref` and
         // `parse_owned` build a reference from a parse of the very text it
-        // holds, or `into_owned` and `as_borrowed` copy one with its text;
+        // holds, or `into_owned` and `as_borrowed` copy one with its text
+        // (`Storage::into_string` of the crate's sealed storages moves or
+        // copies it as it is), or `into_storage` and `parse_literal` check
+        // the spans against the text they hold (`Proven::fitting`);
         // the fields are private to this module, and no function of it
         // changes `text` or `meta` once a reference is built. A `Proven`
         // comes from one of two places, and either way every span of
@@ -544,7 +640,8 @@ impl<'i, 'o, T: sealed::Lend<'i, 'o>> IriRef<T> {
         //   `Checked` of that validator, which only `proof::check` makes,
         //   when `Validator::load` checks its tables; the docs of that
         //   module derive the spans' fit from the properties it checks;
-        // - `parse_pest`, from `Proven::fitting`, which is `Meta::fits`.
+        // - `parse_pest`, `parse_literal` and `into_storage`, from
+        //   `Proven::fitting`, which is `Meta::fits`.
         Some(unsafe { text.get_unchecked(start..end) })
     }
 
@@ -824,11 +921,21 @@ macro_rules! narrow {
                 }
             }
 
-            /// Copies the input into an owned value.
+        }
+
+        impl<T: Storage> $ty<T> {
+            /// The value with `String` storage: see [`IriRef::into_owned`].
             pub fn into_owned(self) -> $ty<String> {
                 $ty(self.0.into_owned())
             }
+
+            /// The value in another storage: see [`IriRef::into_storage`].
+            pub fn into_storage<U: Storage + From<T>>(self) -> $ty<U> {
+                $ty(self.0.into_storage())
+            }
         }
+
+        storages!($ty, $rule, $doc, $ty);
 
         impl<T> Deref for $ty<T> {
             type Target = IriRef<T>;
@@ -882,6 +989,103 @@ macro_rules! narrow {
 
         common_traits!($ty, $example);
     };
+}
+
+/// The conversions from the storages other than `&str` and `String`
+/// (whose own are written out beside them), and the borrowed `Deserialize`.
+macro_rules! storages {
+    ($ty:ident, $rule:expr_2021, $doc:literal, $wrap:expr_2021) => {
+        storages!(@owned $ty, $rule, $wrap, Box<str>, Arc<str>, Rc<str>);
+
+        impl<'a> TryFrom<Cow<'a, str>> for $ty<Cow<'a, str>> {
+            type Error = ParseError;
+            /// The error gives the text back: [`ParseError::into_input`].
+            fn try_from(s: Cow<'a, str>) -> Result<Self, ParseError> {
+                parse_owned(s, $rule, Profile::default()).map($wrap)
+            }
+        }
+
+        /// Zero-copy: the text is borrowed from the input. A string that
+        /// the format has to unescape (a JSON string with a `\`) cannot be
+        /// borrowed, and is an error that says so: deserialize into
+        /// `Cow<str>` storage to take both.
+        #[cfg(feature = "serde")]
+        impl<'de: 'a, 'a> serde::Deserialize<'de> for $ty<&'a str> {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct Borrowed;
+                impl<'de> serde::de::Visitor<'de> for Borrowed {
+                    type Value = &'de str;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str(concat!(
+                            $doc,
+                            " as a string borrowed from the input, without escapes \
+                             (deserialize into Cow<str> or String storage to take escaped strings)"
+                        ))
+                    }
+                    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<&'de str, E> {
+                        Ok(v)
+                    }
+                }
+                let s = d.deserialize_str(Borrowed)?;
+                parse_ref(s, $rule, Profile::default())
+                    .map($wrap)
+                    .map_err(serde::de::Error::custom)
+            }
+        }
+
+        /// Borrowed from the input where the format can lend the string,
+        /// owned where it had to unescape it.
+        #[cfg(feature = "serde")]
+        impl<'de: 'a, 'a> serde::Deserialize<'de> for $ty<Cow<'a, str>> {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct Text;
+                impl<'de> serde::de::Visitor<'de> for Text {
+                    type Value = Cow<'de, str>;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str(concat!($doc, " as a string"))
+                    }
+                    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+                        Ok(Cow::Borrowed(v))
+                    }
+                    fn visit_str<E>(self, v: &str) -> Result<Cow<'de, str>, E> {
+                        Ok(Cow::Owned(v.to_owned()))
+                    }
+                    fn visit_string<E>(self, v: String) -> Result<Cow<'de, str>, E> {
+                        Ok(Cow::Owned(v))
+                    }
+                }
+                let s: Cow<'a, str> = d.deserialize_str(Text)?;
+                parse_owned(s, $rule, Profile::default())
+                    .map($wrap)
+                    .map_err(serde::de::Error::custom)
+            }
+        }
+    };
+    (@owned $ty:ident, $rule:expr_2021, $wrap:expr_2021, $($storage:ty),*) => {$(
+        impl TryFrom<$storage> for $ty<$storage> {
+            type Error = ParseError;
+            /// Parses the text in place; the error gives it back:
+            /// [`ParseError::into_input`].
+            fn try_from(s: $storage) -> Result<Self, ParseError> {
+                parse_owned(s, $rule, Profile::default()).map($wrap)
+            }
+        }
+
+        impl FromStr for $ty<$storage> {
+            type Err = ParseError;
+            fn from_str(s: &str) -> Result<Self, ParseError> {
+                parse_ref(s, $rule, Profile::default()).map(|r| $wrap(r.into_storage()))
+            }
+        }
+
+        #[cfg(feature = "serde")]
+        impl<'de> serde::Deserialize<'de> for $ty<$storage> {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                $ty::try_from(<$storage>::from(s)).map_err(serde::de::Error::custom)
+            }
+        }
+    )*};
 }
 
 macro_rules! common_traits {
@@ -1018,6 +1222,12 @@ impl<'a> TryFrom<&'a str> for IriRef<&'a str> {
 }
 
 common_traits!(IriRef, "../a?b");
+storages!(
+    IriRef,
+    GrammarRule::IRI_REFERENCE,
+    "an IRI reference",
+    std::convert::identity
+);
 
 impl<'i, 'o, T: sealed::Lend<'i, 'o>> Iri<T> {
     /// The scheme, without its ":" (an IRI always has one).

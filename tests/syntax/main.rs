@@ -15,3 +15,4 @@ mod properties;
 mod rules;
 mod serde;
 mod spec_examples;
+mod storage;

@@ -35,6 +35,48 @@
 //!    (showing inputs safely on a terminal). [`dfa`] walks the DFA of any
 //!    rule, and [`grammar`] holds the grammar's own files.
 //!
+//! # Literals and storage
+//!
+//! [`iri!`], [`iri_ref!`], [`absolute_iri!`], [`relative_ref!`] and, for
+//! RFC 3986, [`uri!`] and [`uri_ref!`] check a literal at compile time:
+//! each expands to a `const` block that runs the `const fn` parse
+//! ([`IriRef::parse_const`] and its siblings: the DFA tables of the
+//! run-time parse, walked byte by byte in `const`), so a valid literal is a
+//! value the compiler built, with the components [`IriRef::parse`] gives,
+//! at no cost at run time, and an invalid one is a compile error with the
+//! position, the component and what is wrong ([`LiteralError`]).
+//!
+//! ```
+//! use iribis::Iri;
+//!
+//! const HOME: Iri<&'static str> = iribis::iri!("https://例え.jp/");
+//! static DOCS: Iri<&str> = iribis::iri!("https://例え.jp/docs?lang=ja");
+//! assert_eq!(HOME.host_str(), Some("例え.jp"));
+//! assert_eq!(DOCS.query(), Some("lang=ja"));
+//! ```
+//!
+//! ```compile_fail
+//! // error: invalid IRI literal, at byte 20 (character 20) in the path: a
+//! // space is not allowed in a path: percent-encode it as %20 (3987bis §2.2, rule IRI)
+//! const BAD: iribis::Iri<&str> = iribis::iri!("http://example.org/a b");
+//! ```
+//!
+//! The reference types keep their text in any [`Storage`]: `&str`
+//! (borrowed, zero-copy, also from serde), `String`, `Box<str>`,
+//! `Arc<str>`, `Rc<str>` or `Cow<str>`. Each is parsed in place
+//! (`TryFrom`), and [`IriRef::into_owned`] and [`IriRef::into_storage`]
+//! move a parsed reference between them without parsing again.
+//!
+//! ```
+//! use std::rc::Rc;
+//! use iribis::IriRef;
+//!
+//! let shared: IriRef<Rc<str>> = IriRef::try_from(Rc::<str>::from("http://h/a"))?;
+//! let owned: IriRef<String> = shared.clone().into_owned();
+//! assert_eq!(owned.into_storage::<Box<str>>(), shared);
+//! # Ok::<(), iribis::ParseError>(())
+//! ```
+//!
 //! # Terminology
 //!
 //! - An **IRI** (rule `IRI`) has a scheme: `http://例え.jp/`, `urn:isbn:x`.
@@ -69,7 +111,8 @@
 //! - `readings`: `iribis::readings`, what other software reads in
 //!   an IRI (browsers through rust-url, C resolvers' inet_aton), the
 //!   `READING_` codes of [`check()`] and its allowed hosts.
-//! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings;
+//! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings
+//!   (`IriRef<&str>` borrowed from the input, `Cow<str>` borrowed when it can);
 //!   `Serialize` for the checker's findings and reports, as `iri check --json`
 //!   writes them.
 //!

@@ -1034,7 +1034,9 @@ macro_rules! storages {
         }
 
         /// Borrowed from the input where the format can lend the string,
-        /// owned where it had to unescape it.
+        /// owned where it had to unescape it. Tied to the input's lifetime,
+        /// so not `DeserializeOwned` (`serde_json::from_reader`): take
+        /// `String` or `Arc<str>` storage there.
         #[cfg(feature = "serde")]
         impl<'de: 'a, 'a> serde::Deserialize<'de> for $ty<Cow<'a, str>> {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

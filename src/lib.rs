@@ -99,6 +99,27 @@
 //! # Ok::<(), iribis::ParseError>(())
 //! ```
 
+#![cfg_attr(not(feature = "std"), no_std)]
+
+extern crate alloc;
+
+#[cfg(not(any(feature = "std", feature = "alloc")))]
+compile_error!(
+    "iribis needs the `std` feature (the default) or, on a target without std, \
+     the `alloc` feature: `--no-default-features --features alloc`"
+);
+
+/// What std's prelude gives a module and `alloc` has too: without the
+/// `std` feature the crate is `no_std`, and each module that needs them
+/// takes them with `use crate::prelude::*;`.
+mod prelude {
+    pub(crate) use alloc::borrow::ToOwned;
+    pub(crate) use alloc::boxed::Box;
+    pub(crate) use alloc::string::{String, ToString};
+    pub(crate) use alloc::vec::Vec;
+    pub(crate) use alloc::{format, vec};
+}
+
 mod catalogue;
 mod chars;
 pub mod check;
@@ -115,6 +136,7 @@ mod host;
 mod iri;
 mod meta;
 pub mod normalize;
+mod nostd;
 mod percent;
 mod profile;
 #[cfg(feature = "readings")]

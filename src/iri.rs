@@ -1,11 +1,12 @@
 //! The reference types: one string and the offsets of its components.
 
-use std::borrow::Borrow;
-use std::cmp::Ordering;
-use std::fmt;
-use std::hash::{Hash, Hasher};
-use std::ops::Deref;
-use std::str::FromStr;
+use crate::prelude::*;
+use core::borrow::Borrow;
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::ops::Deref;
+use core::str::FromStr;
 
 use crate::decode::{Decoded, QueryPairs};
 use crate::error::ParseError;
@@ -112,6 +113,8 @@ pub struct IriRef<T> {
 }
 
 mod sealed {
+    use alloc::string::String;
+
     /// Only the crate's storages implement [`super::Storage`].
     pub trait Sealed {}
     impl Sealed for &str {}
@@ -299,7 +302,7 @@ impl<T: Storage> fmt::Debug for KindError<T> {
     }
 }
 
-impl<T: Storage> std::error::Error for KindError<T> {}
+impl<T: Storage> core::error::Error for KindError<T> {}
 
 impl<'a> IriRef<&'a str> {
     /// Parses an IRI reference under the default profile (`rfc3987bis`).

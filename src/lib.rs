@@ -60,8 +60,14 @@
 //!
 //! # Features
 //!
-//! The default build is the library alone; each of these adds to it:
+//! The default build is the library alone, with `std`; each of the others
+//! adds to it:
 //!
+//! - `std` (default): the standard library. Without it the crate is
+//!   `no_std` and needs `alloc` and the `alloc` feature instead (see
+//!   [below](#without-std)).
+//! - `alloc`: the core on `alloc` alone, for a target without std; ignored
+//!   when `std` is on.
 //! - `charsets`: document charsets other than UTF-8 for the query
 //!   (3987bis §3.5, `convert::ToUriOptions::query_charset`), through encoding_rs.
 //! - `spoof`: the host spoofing codes of [`check()`] (UTS #39) and `to_iri`'s
@@ -72,6 +78,24 @@
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings;
 //!   `Serialize` for the checker's findings and reports, as `iri check --json`
 //!   writes them.
+//!
+//! ## Without std
+//!
+//! With `default-features = false, features = ["alloc"]` the core builds
+//! for a target that has `core` and `alloc` and no std (embedded, wasm32
+//! without std): parsing and the typed components, [`Builder`] and the
+//! setters, [`resolve`](mod@resolve), [`normalize`], [`to_uri`] and
+//! [`to_iri`], [`check()`] without the `READING_` codes, [`tree`],
+//! [`render`] and [`dfa`], every error type ([`core::error::Error`]).
+//! `spoof`, `charsets` and `serde` build without std too; `readings` takes
+//! std (rust-url's std, `std::net`). The tables decoded on first use are
+//! then kept in cells that need only atomic pointers (once_cell's `race`);
+//! threads that first use one at the same time may each decode it, and one
+//! copy is kept. CI builds it so:
+//!
+//! ```text
+//! cargo build -p iribis --lib --no-default-features --features alloc --target thumbv7em-none-eabihf
+//! ```
 //!
 //! # The crates built on it
 //!

@@ -6,7 +6,7 @@
 //! checks, the readings) depend on this one, and it on none of them; the
 //! public paths are `iribis::check::Code` and `iribis::check::Severity`.
 
-use std::fmt;
+use core::fmt;
 
 /// How much a finding matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -59,7 +59,7 @@ impl fmt::Display for Severity {
 ///     r#"unknown severity "fatal": expected allow, info, warning or error"#
 /// );
 /// ```
-impl std::str::FromStr for Severity {
+impl core::str::FromStr for Severity {
     type Err = crate::profile::UnknownName;
 
     fn from_str(name: &str) -> Result<Self, crate::profile::UnknownName> {

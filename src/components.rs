@@ -2,7 +2,7 @@
 
 use crate::error::ParseError;
 use crate::host::Host;
-use std::fmt;
+use core::fmt;
 
 use crate::iri::{slice, typed_host};
 use crate::meta::Meta;

@@ -8,6 +8,7 @@ use crate::error::ParseError;
 use crate::iri::{IriRef, Storage};
 use crate::iri::{parse_owned, slice};
 use crate::meta::{HostMeta, Meta, Slot, Span};
+use crate::prelude::*;
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
 use crate::syntax::lower::Lower;

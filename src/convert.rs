@@ -2,8 +2,9 @@
 //! §3.2), LEIRIs to IRIs (3987bis §6.2), and pre-processing of raw strings
 //! (iri-processing-draft-2011 §4).
 
-use std::borrow::Cow;
-use std::fmt;
+use crate::prelude::*;
+use alloc::borrow::Cow;
+use core::fmt;
 
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 
@@ -195,8 +196,8 @@ impl fmt::Display for ConvertError {
 ///     "invalid IRI reference at character 10: a space is not allowed in a path: percent-encode it as %20"
 /// );
 /// ```
-impl std::error::Error for ConvertError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl core::error::Error for ConvertError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             ConvertError::Parse(e) => Some(e),
             _ => None,
@@ -808,7 +809,7 @@ fn convert_to_iri(
             what: WHAT[first + i],
             text,
             notes: if i + 1 == count {
-                std::mem::take(&mut notes)
+                core::mem::take(&mut notes)
             } else {
                 Vec::new()
             },

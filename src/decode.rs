@@ -1,8 +1,8 @@
 //! Percent-decoded views of components, and the query read as
 //! `key=value` pairs.
 
-use std::borrow::Cow;
-use std::str::Utf8Error;
+use alloc::borrow::Cow;
+use core::str::Utf8Error;
 
 use percent_encoding::percent_decode_str;
 
@@ -102,7 +102,7 @@ impl<'a> Decoded<'a> {
 #[derive(Clone, Debug)]
 #[must_use = "iterators do nothing unless consumed"]
 pub struct QueryPairs<'a> {
-    pieces: std::str::Split<'a, char>,
+    pieces: core::str::Split<'a, char>,
     plus_as_space: bool,
 }
 

@@ -3,7 +3,8 @@
 //! stand and the whole under the profile, through the one recomposition of
 //! [`crate::compose::recompose`] (RFC 3986 §5.3).
 
-use std::marker::PhantomData;
+use crate::prelude::*;
+use core::marker::PhantomData;
 
 use crate::compose::{Authority, Parts, recompose};
 use crate::error::ParseError;
@@ -12,6 +13,8 @@ use crate::profile::Profile;
 use crate::rule::GrammarRule;
 
 mod sealed {
+    use alloc::string::String;
+
     use crate::iri::IriRef;
     use crate::rule::GrammarRule;
 

@@ -1,7 +1,10 @@
 //! The host of an authority.
 
-use std::fmt;
-use std::net::{Ipv4Addr, Ipv6Addr};
+use core::fmt;
+use core::net::{Ipv4Addr, Ipv6Addr};
+
+#[cfg(any(feature = "readings", feature = "spoof"))]
+use crate::prelude::*;
 
 /// A host, as the `ihost` rule distinguishes them.
 ///

@@ -1,13 +1,15 @@
 //! The reference types: one string and the offsets of its components.
 
-use std::borrow::{Borrow, Cow};
-use std::cmp::Ordering;
-use std::fmt;
-use std::hash::{Hash, Hasher};
-use std::ops::Deref;
-use std::rc::Rc;
-use std::str::FromStr;
-use std::sync::Arc;
+use crate::prelude::*;
+use alloc::borrow::Cow;
+use alloc::rc::Rc;
+use alloc::sync::Arc;
+use core::borrow::Borrow;
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::ops::Deref;
+use core::str::FromStr;
 
 use crate::decode::{Decoded, QueryPairs};
 use crate::error::ParseError;
@@ -120,14 +122,16 @@ pub struct IriRef<T> {
 }
 
 mod sealed {
+    use alloc::string::String;
+
     /// Only the crate's storages implement [`super::Storage`].
     pub trait Sealed {}
     impl Sealed for &str {}
     impl Sealed for String {}
-    impl Sealed for Box<str> {}
-    impl Sealed for std::sync::Arc<str> {}
-    impl Sealed for std::rc::Rc<str> {}
-    impl Sealed for std::borrow::Cow<'_, str> {}
+    impl Sealed for alloc::boxed::Box<str> {}
+    impl Sealed for alloc::sync::Arc<str> {}
+    impl Sealed for alloc::rc::Rc<str> {}
+    impl Sealed for alloc::borrow::Cow<'_, str> {}
 
     /// A `&str` of some lifetime: what a storage lends its accessors.
     pub trait Lent {
@@ -353,7 +357,7 @@ impl<T: Storage> fmt::Debug for KindError<T> {
     }
 }
 
-impl<T: Storage> std::error::Error for KindError<T> {}
+impl<T: Storage> core::error::Error for KindError<T> {}
 
 impl<'a> IriRef<&'a str> {
     /// Parses an IRI reference under the default profile (`rfc3987bis`).
@@ -1228,7 +1232,7 @@ storages!(
     IriRef,
     GrammarRule::IRI_REFERENCE,
     "an IRI reference",
-    std::convert::identity
+    core::convert::identity
 );
 
 impl<'i, 'o, T: sealed::Lend<'i, 'o>> Iri<T> {

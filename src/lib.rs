@@ -102,8 +102,14 @@
 //!
 //! # Features
 //!
-//! The default build is the library alone; each of these adds to it:
+//! The default build is the library alone, with `std`; each of the others
+//! adds to it:
 //!
+//! - `std` (default): the standard library. Without it the crate is
+//!   `no_std` and needs `alloc` and the `alloc` feature instead (see
+//!   [below](#without-std)).
+//! - `alloc`: the core on `alloc` alone, for a target without std; ignored
+//!   when `std` is on.
 //! - `charsets`: document charsets other than UTF-8 for the query
 //!   (3987bis §3.5, `convert::ToUriOptions::query_charset`), through encoding_rs.
 //! - `spoof`: the host spoofing codes of [`check()`] (UTS #39) and `to_iri`'s
@@ -115,6 +121,24 @@
 //!   (`IriRef<&str>` borrowed from the input, `Cow<str>` borrowed when it can);
 //!   `Serialize` for the checker's findings and reports, as `iri check --json`
 //!   writes them.
+//!
+//! ## Without std
+//!
+//! With `default-features = false, features = ["alloc"]` the core builds
+//! for a target that has `core` and `alloc` and no std (embedded, wasm32
+//! without std): parsing and the typed components, [`Builder`] and the
+//! setters, [`resolve`](mod@resolve), [`normalize`], [`to_uri`] and
+//! [`to_iri`], [`check()`] without the `READING_` codes, [`tree`],
+//! [`render`] and [`dfa`], every error type ([`core::error::Error`]).
+//! `spoof`, `charsets` and `serde` build without std too; `readings` takes
+//! std (rust-url's std, `std::net`). The tables decoded on first use are
+//! then kept in cells that need only atomic pointers (once_cell's `race`);
+//! threads that first use one at the same time may each decode it, and one
+//! copy is kept. CI builds it so:
+//!
+//! ```text
+//! cargo build -p iribis --lib --no-default-features --features alloc --target thumbv7em-none-eabihf
+//! ```
 //!
 //! # The crates built on it
 //!
@@ -142,6 +166,27 @@
 //! # Ok::<(), iribis::ParseError>(())
 //! ```
 
+#![cfg_attr(not(feature = "std"), no_std)]
+
+extern crate alloc;
+
+#[cfg(not(any(feature = "std", feature = "alloc")))]
+compile_error!(
+    "iribis needs the `std` feature (the default) or, on a target without std, \
+     the `alloc` feature: `--no-default-features --features alloc`"
+);
+
+/// What std's prelude gives a module and `alloc` has too: without the
+/// `std` feature the crate is `no_std`, and each module that needs them
+/// takes them with `use crate::prelude::*;`.
+mod prelude {
+    pub(crate) use alloc::borrow::ToOwned;
+    pub(crate) use alloc::boxed::Box;
+    pub(crate) use alloc::string::{String, ToString};
+    pub(crate) use alloc::vec::Vec;
+    pub(crate) use alloc::{format, vec};
+}
+
 mod catalogue;
 mod chars;
 pub mod check;
@@ -159,6 +204,7 @@ mod iri;
 mod literal;
 mod meta;
 pub mod normalize;
+mod nostd;
 mod percent;
 mod profile;
 #[cfg(feature = "readings")]

@@ -4,7 +4,7 @@
 //! pairs, `crate::syntax::lower`), and the reference types and the
 //! operations read components from it without scanning the text again.
 
-use std::net::{Ipv4Addr, Ipv6Addr};
+use core::net::{Ipv4Addr, Ipv6Addr};
 
 /// A byte range of the input: `(start, end)`.
 pub(crate) type Span = (usize, usize);
@@ -68,8 +68,8 @@ impl Default for Slot {
     }
 }
 
-impl std::fmt::Debug for Slot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl core::fmt::Debug for Slot {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         self.get().fmt(f)
     }
 }

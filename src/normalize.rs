@@ -11,7 +11,8 @@
 //! says comparison must not, so NFC and NFKC are separate, explicit
 //! operations ([`IriRef::to_nfc`], [`IriRef::to_nfkc`]).
 
-use std::fmt;
+use crate::prelude::*;
+use core::fmt;
 
 use crate::chars;
 use crate::components::Component;
@@ -66,7 +67,7 @@ impl Level {
     }
 }
 
-impl std::str::FromStr for Level {
+impl core::str::FromStr for Level {
     type Err = crate::profile::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, crate::profile::UnknownName> {
@@ -404,7 +405,7 @@ impl fmt::Display for UnicodeNormalizationError {
     }
 }
 
-impl std::error::Error for UnicodeNormalizationError {}
+impl core::error::Error for UnicodeNormalizationError {}
 
 /// Whether two IRIs are equivalent at `level` of the comparison ladder
 /// (RFC 3987 §5.3): the same characters ([`Level::Simple`], never through a
@@ -644,7 +645,7 @@ fn normalize_relative_path(path: &str, out: &mut String) {
     if ups == 0 && lead.is_none_or(|s| s.is_empty() || s.contains(':')) {
         parts.push(".");
     }
-    parts.extend(std::iter::repeat_n("..", ups));
+    parts.extend(core::iter::repeat_n("..", ups));
     if let Some(first) = kept {
         parts.extend([first, ".."]);
     }

@@ -6,7 +6,8 @@
 //! whether it is decoded or stays. [`crate::convert`] and
 //! [`crate::normalize`] depend on this module; it depends on neither.
 
-use std::borrow::Cow;
+use crate::prelude::*;
+use alloc::borrow::Cow;
 
 use crate::chars;
 use crate::components::Component;
@@ -49,7 +50,7 @@ pub(crate) fn decode_all_utf8(text: &str) -> Option<Cow<'_, str>> {
             i += 3;
             continue;
         }
-        out.push_str(std::str::from_utf8(&run).ok()?);
+        out.push_str(core::str::from_utf8(&run).ok()?);
         run.clear();
         let Some(c) = text.get(i..).and_then(|t| t.chars().next()) else {
             break;
@@ -141,7 +142,7 @@ pub(crate) fn walk<'a>(
                 k += 1;
             }
             let c = (n > 0 && k == n)
-                .then(|| std::str::from_utf8(&octets[..n]).ok())
+                .then(|| core::str::from_utf8(&octets[..n]).ok())
                 .flatten()
                 .and_then(|s| s.chars().next());
             match c {

@@ -1,7 +1,8 @@
 //! The grammar profiles.
 
-use std::fmt;
-use std::str::FromStr;
+use crate::prelude::*;
+use core::fmt;
+use core::str::FromStr;
 
 /// Which grammar a parse follows.
 ///
@@ -129,7 +130,7 @@ impl fmt::Display for UnknownName {
     }
 }
 
-impl std::error::Error for UnknownName {}
+impl core::error::Error for UnknownName {}
 
 impl FromStr for Profile {
     type Err = UnknownName;

@@ -10,7 +10,8 @@
 //! never the whole input, so that its size does not grow with the input's
 //! length, nor with the number of findings times that length.
 
-use std::borrow::Cow;
+use crate::prelude::*;
+use alloc::borrow::Cow;
 
 use unicode_width::UnicodeWidthChar;
 

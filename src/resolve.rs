@@ -5,7 +5,8 @@
 //! percent-encodes, decodes or case-folds: the result keeps the text of the
 //! base and the reference.
 
-use std::fmt;
+use crate::prelude::*;
+use core::fmt;
 
 use crate::compose::Builder;
 use crate::error::ParseError;
@@ -406,8 +407,8 @@ impl fmt::Display for ResolveError {
 ///     "invalid IRI reference at character 1: a space is not allowed in a path: percent-encode it as %20"
 /// );
 /// ```
-impl std::error::Error for ResolveError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl core::error::Error for ResolveError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match self {
             ResolveError::Base(e) | ResolveError::Reference(e) => Some(e),
             ResolveError::RelativeBase(_) => None,
@@ -448,7 +449,7 @@ pub(crate) fn remove_dot_segments(buf: &mut String, start: usize) {
 #[cold]
 #[inline(never)]
 fn remove_each(buf: &mut String, start: usize) {
-    let mut bytes = std::mem::take(buf).into_bytes();
+    let mut bytes = core::mem::take(buf).into_bytes();
     let end = bytes.len();
     let (mut r, mut w) = (start, start);
     // Removes the last segment and its preceding "/" (if any) from the

@@ -1,6 +1,6 @@
 //! Grammar rules by name, for parsing at any rule.
 
-use std::fmt;
+use core::fmt;
 
 use crate::profile::Profile;
 use crate::syntax::Sym;

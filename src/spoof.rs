@@ -48,8 +48,8 @@
 
 mod lookalikes;
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
+use crate::nostd::{HashMap, OnceLock};
+use crate::prelude::*;
 
 use icu_properties::CodePointMapData;
 use icu_properties::props::GeneralCategory;
@@ -236,11 +236,11 @@ type Spanned = (char, usize, usize);
 /// spanning the whole label. `None` when the label does not decode.
 fn decode_label(label: &str, at: usize) -> Option<Vec<Spanned>> {
     let end = at + label.len();
-    let mut text = std::borrow::Cow::Borrowed(label);
+    let mut text = alloc::borrow::Cow::Borrowed(label);
     let mut whole = false;
     if label.contains('%') {
         let bytes: Vec<u8> = percent_encoding::percent_decode_str(label).collect();
-        text = std::borrow::Cow::Owned(String::from_utf8(bytes).ok()?);
+        text = alloc::borrow::Cow::Owned(String::from_utf8(bytes).ok()?);
         whole = true;
     }
     if text
@@ -252,7 +252,7 @@ fn decode_label(label: &str, at: usize) -> Option<Vec<Spanned>> {
         if result.is_err() || decoded.is_empty() || decoded.contains('.') {
             return None;
         }
-        text = std::borrow::Cow::Owned(decoded);
+        text = alloc::borrow::Cow::Owned(decoded);
         whole = true;
     }
     let mut out = Vec::with_capacity(text.len());
@@ -842,7 +842,7 @@ fn digit_lookalike(c: char) -> bool {
 /// The skeletons of the ASCII digits.
 fn digit_skeletons() -> &'static [String; 10] {
     static D: OnceLock<[String; 10]> = OnceLock::new();
-    D.get_or_init(|| std::array::from_fn(|i| char_skeleton(char::from(b'0' + i as u8))))
+    D.get_or_init(|| core::array::from_fn(|i| char_skeleton(char::from(b'0' + i as u8))))
 }
 
 fn numbers(

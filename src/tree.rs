@@ -1,6 +1,7 @@
 //! Parse trees: the whole derivation of an input under any start rule.
 
-use std::fmt;
+use crate::prelude::*;
+use core::fmt;
 
 use pest::RuleType;
 use pest::iterators::Pair;

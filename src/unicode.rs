@@ -8,7 +8,7 @@
 //! dependent's build, and the same Unicode version for IDNA, normalization
 //! and bidi.
 
-use std::borrow::Cow;
+use alloc::borrow::Cow;
 
 use icu_normalizer::{ComposingNormalizerBorrowed, DecomposingNormalizerBorrowed};
 use icu_properties::CodePointMapData;

@@ -7,6 +7,7 @@
 //! are swappable per run ([`Severities`]), as lints are.
 
 pub use crate::catalogue::{Code, Severity};
+use crate::prelude::*;
 
 #[cfg(feature = "serde")]
 mod serialize;
@@ -34,7 +35,7 @@ pub enum Preset {
     Leiri,
 }
 
-impl std::str::FromStr for Preset {
+impl core::str::FromStr for Preset {
     type Err = crate::profile::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, crate::profile::UnknownName> {
@@ -364,11 +365,11 @@ impl Checker {
 /// full, and only names of at most [`HostMemo::LONGEST`] bytes.
 #[derive(Clone, Debug, Default)]
 struct HostMemo {
-    verdicts: std::collections::HashMap<Box<str>, HostVerdict>,
+    verdicts: crate::nostd::HashMap<Box<str>, HostVerdict>,
     /// Whether every reader reads an internationalized name alike, by name
     /// and kind of scheme (`readings::host_reads_alike`).
     #[cfg(feature = "readings")]
-    alike: std::collections::HashMap<(Box<str>, u8), bool>,
+    alike: crate::nostd::HashMap<(Box<str>, u8), bool>,
     capacity: usize,
 }
 
@@ -383,9 +384,9 @@ impl HostMemo {
         host: &str,
         options: &CheckOptions,
         idna: bool,
-    ) -> std::borrow::Cow<'_, HostVerdict> {
+    ) -> alloc::borrow::Cow<'_, HostVerdict> {
         if self.capacity == 0 || host.len() > Self::LONGEST {
-            return std::borrow::Cow::Owned(HostVerdict::of(host, options, idna));
+            return alloc::borrow::Cow::Owned(HostVerdict::of(host, options, idna));
         }
         if !self.verdicts.contains_key(host) {
             if self.verdicts.len() >= self.capacity {
@@ -394,7 +395,7 @@ impl HostMemo {
             let verdict = HostVerdict::of(host, options, true);
             self.verdicts.insert(host.into(), verdict);
         }
-        std::borrow::Cow::Borrowed(&self.verdicts[host])
+        alloc::borrow::Cow::Borrowed(&self.verdicts[host])
     }
 
     /// Whether every reader reads the internationalized name `host` alike
@@ -499,7 +500,7 @@ fn check_with(input: &str, options: &CheckOptions, hosts: &mut HostMemo) -> Repo
             len: chars.at(f.end).saturating_sub(chars.at(f.start)),
             component: f.component,
             expected: if f.code == Code::SyntaxError {
-                std::mem::take(&mut expected)
+                core::mem::take(&mut expected)
             } else {
                 Vec::new()
             },
@@ -728,9 +729,9 @@ fn check_parsed(
     // Lowercase already, as schemes mostly are: no copy.
     let scheme = r.scheme().map(|s| {
         if look.upper && s.bytes().any(|b| b.is_ascii_uppercase()) {
-            std::borrow::Cow::Owned(s.to_ascii_lowercase())
+            alloc::borrow::Cow::Owned(s.to_ascii_lowercase())
         } else {
-            std::borrow::Cow::Borrowed(s)
+            alloc::borrow::Cow::Borrowed(s)
         }
     });
     let scheme = scheme.as_deref();
@@ -1088,7 +1089,7 @@ fn host_shaped(userinfo: &str) -> Option<String> {
         && labels.iter().all(|l| !l.is_empty())
         && last.chars().count() >= 2
         && last.chars().all(char::is_alphabetic);
-    let address = run.parse::<std::net::Ipv4Addr>().is_ok();
+    let address = run.parse::<core::net::Ipv4Addr>().is_ok();
     (name || address).then(|| run.to_owned())
 }
 
@@ -1331,7 +1332,7 @@ fn check_percent_encodings(r: &IriRef<&str>, found: &mut Findings<'_>) {
                     &input[i..end]
                 ),
             );
-        } else if len != want || std::str::from_utf8(seq).is_err() {
+        } else if len != want || core::str::from_utf8(seq).is_err() {
             found.push(Code::PercentEncodingNotUtf8, i, end, component,
                 format!("{} is not UTF-8, so it cannot become a character of an IRI (a legacy encoding?)", &input[i..end]));
         }

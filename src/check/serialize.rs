@@ -111,7 +111,7 @@ impl Serialize for ExpectedList<'_> {
 /// A value serialized as the string it displays as.
 struct Displayed<'a, T>(&'a T);
 
-impl<T: std::fmt::Display> Serialize for Displayed<'_, T> {
+impl<T: core::fmt::Display> Serialize for Displayed<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self.0)
     }

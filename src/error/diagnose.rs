@@ -20,6 +20,7 @@ use crate::chars;
 use crate::components::Component;
 use crate::error::{Details, ErrorKind};
 use crate::fast::dead::{Allowed, DeadEnd, Dfa};
+use crate::prelude::*;
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
 use crate::syntax::{self, Sym};

@@ -10,8 +10,9 @@
 mod diagnose;
 mod report;
 
-use std::fmt;
-use std::sync::OnceLock;
+use crate::nostd::OnceLock;
+use crate::prelude::*;
+use core::fmt;
 
 use crate::components::Component;
 use crate::profile::Profile;
@@ -352,7 +353,7 @@ impl ParseError {
     }
 }
 
-impl std::error::Error for ParseError {}
+impl core::error::Error for ParseError {}
 
 impl fmt::Debug for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,7 +1,8 @@
 //! An error in words: the message, the one-line `Display` and the caret
 //! report of [`ParseError::report`].
 
-use std::fmt;
+use crate::prelude::*;
+use core::fmt;
 
 use super::{ErrorKind, ParseError};
 use crate::components::Component;

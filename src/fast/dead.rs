@@ -14,8 +14,8 @@
 //! exact: the phase automaton never rejects). Every other rule has a table
 //! of its own in `tables/PROFILE-rules.dfa`, written by `gen/`.
 
-use std::collections::HashMap;
-use std::sync::{LazyLock, OnceLock};
+use crate::nostd::{HashMap, LazyLock, OnceLock};
+use crate::prelude::*;
 
 use super::{DEAD, START, Validator, body, validator};
 use crate::profile::Profile;
@@ -55,7 +55,7 @@ impl RuleDfa {
     fn read(bytes: &[u8]) -> Option<(String, RuleDfa, &[u8])> {
         let (&len, rest) = bytes.split_first()?;
         let (name, rest) = rest.split_at_checked(usize::from(len))?;
-        let name = std::str::from_utf8(name).ok()?.to_ascii_lowercase();
+        let name = core::str::from_utf8(name).ok()?.to_ascii_lowercase();
         let (counts, rest) = rest.split_at_checked(4)?;
         let n = usize::from(u16::from_le_bytes([counts[0], counts[1]]));
         let classes = usize::from(u16::from_le_bytes([counts[2], counts[3]]));
@@ -339,7 +339,7 @@ impl ShortestInputs {
         let mut from: Vec<Option<(u16, u8)>> = vec![None; n];
         let mut seen = vec![false; n];
         seen[START] = true;
-        let mut queue = std::collections::VecDeque::from([START]);
+        let mut queue = alloc::collections::VecDeque::from([START]);
         while let Some(s) = queue.pop_front() {
             for &b in &order {
                 let t = dfa.step(s, b);

@@ -33,9 +33,10 @@ pub mod phase;
 mod proof;
 mod split;
 
+use crate::prelude::*;
 pub(crate) use proof::Proven;
 
-use std::sync::LazyLock;
+use crate::nostd::LazyLock;
 
 use crate::meta::Meta;
 use crate::profile::Profile;
@@ -130,7 +131,7 @@ pub(crate) struct Validator {
     /// or "//a").
     host: usize,
     /// The tree of shortest inputs (error reports), built when first asked for.
-    shortest: std::sync::OnceLock<dead::ShortestInputs>,
+    shortest: crate::nostd::OnceLock<dead::ShortestInputs>,
     /// The tables passed `proof::check`: the split's spans fit its input.
     checked: proof::Checked,
 }
@@ -238,7 +239,7 @@ impl Validator {
         }
         let mut accepting: Box<[bool; STATES]> = Box::new([false; STATES]);
         accepting[..n].copy_from_slice(&accept);
-        let class: [u8; 256] = std::array::from_fn(|b| class[b] as u8);
+        let class: [u8; 256] = core::array::from_fn(|b| class[b] as u8);
         let checked = proof::check(&proof::Tables {
             states: n,
             class: &class,
@@ -266,7 +267,7 @@ impl Validator {
             path: DEAD,
             query: DEAD,
             host: DEAD,
-            shortest: std::sync::OnceLock::new(),
+            shortest: crate::nostd::OnceLock::new(),
             checked,
         };
         // The state after the first of `inputs` that leads to one.
@@ -860,7 +861,7 @@ mod tests {
                     [0, 3, 3, 0, 5, 0],
                     [0, 0, 0, 2, 0, 4],
                 ],
-                pair: std::array::from_fn(|i| i as u16),
+                pair: core::array::from_fn(|i| i as u16),
             }
         }
 
@@ -1053,7 +1054,11 @@ mod tests {
     /// walk cut after each byte of `cuts` (from the ninth on), with each of
     /// the guesses, with the packed walk. `Err` names the first
     /// disagreement.
-    fn same_walks(v: &Validator, input: &[u8], cuts: std::ops::Range<usize>) -> Result<(), String> {
+    fn same_walks(
+        v: &Validator,
+        input: &[u8],
+        cuts: core::ops::Range<usize>,
+    ) -> Result<(), String> {
         if input.len() >= PACKED {
             return Ok(());
         }

@@ -38,6 +38,7 @@
 
 use super::{DEAD, START, STATE_BITS, STATES, phase, split};
 use crate::meta::Meta;
+use crate::prelude::*;
 
 /// The tables of a validator passed [`check`]. Only [`check`] makes one.
 #[derive(Clone, Copy, Debug)]
@@ -215,7 +216,7 @@ pub(super) fn check(t: &Tables<'_>) -> Result<Checked, Violation> {
     }
     // [`breaks`] for each pair of phases, at `from * phase::COUNT + to`.
     let table: [u8; phase::COUNT * phase::COUNT] =
-        std::array::from_fn(|i| breaks((i / phase::COUNT) as u8, (i % phase::COUNT) as u8));
+        core::array::from_fn(|i| breaks((i / phase::COUNT) as u8, (i % phase::COUNT) as u8));
     let breaks = |from: u8, to: u8| table[usize::from(from) * phase::COUNT + usize::from(to)];
     // Per class, the kinds of its bytes.
     let mut kinds = [0u8; 256];

@@ -29,7 +29,7 @@
 //! input's length, the start of a group, or one past the first byte of a
 //! group of [`STEPPED_OVER`].
 
-use std::net::{Ipv4Addr, Ipv6Addr};
+use core::net::{Ipv4Addr, Ipv6Addr};
 
 use super::phase;
 use crate::meta::{HostMeta, Meta, Slot};

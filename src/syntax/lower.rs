@@ -5,7 +5,8 @@
 //! hier-part, authority and IP-literal levels) and stops at each component's
 //! pair, so its cost is in the number of components, not of characters.
 
-use std::net::{Ipv4Addr, Ipv6Addr};
+use crate::prelude::*;
+use core::net::{Ipv4Addr, Ipv6Addr};
 
 use pest::RuleType;
 use pest::iterators::Pair;

@@ -12,6 +12,7 @@
 pub(crate) mod generated;
 pub(crate) mod lower;
 
+use crate::prelude::*;
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 use pest::{Parser as _, RuleType};

@@ -77,7 +77,8 @@ mod query;
 
 pub use query::{QueryBuilder, QueryPairsMut, QueryStyle};
 
-/// The components an encoder writes, one per set of kept characters.
+/// The components an encoder writes, one per set of kept characters (in
+/// the order of [`Part::ALL`], which indexes [`KEPT`]).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Part {
     Path,
@@ -195,8 +196,7 @@ fn kept(part: Part, profile: Profile) -> &'static Kept {
         Profile::Rfc3986 => 2,
         Profile::Leiri => 3,
     };
-    let i = Part::ALL.iter().position(|&q| q == part).unwrap_or(0);
-    &KEPT[p][i]
+    &KEPT[p][part as usize]
 }
 
 /// `%00%01...%FF`: the encoding of octet `b` is `PCT[3 * b..3 * b + 3]`.

@@ -14,7 +14,8 @@ use crate::profile::Profile;
 /// convention of HTML forms (`application/x-www-form-urlencoded`, WHATWG
 /// URL §5), which write a space `+`. Elsewhere a `+` is a `+`, so the
 /// default writes a space `%20` (RFC 3986 §2.1), which every reader takes
-/// for a space. Both styles encode `+` itself as `%2B`, so a query in the
+/// for a space (under [`Profile::Leiri`], whose query allows a space, it
+/// stays a space). Both styles encode `+` itself as `%2B`, so a query in the
 /// percent style reads the same with and without
 /// [`plus_as_space`](crate::QueryPairs::plus_as_space); one in the form
 /// style needs it.

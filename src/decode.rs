@@ -123,14 +123,22 @@ impl<'a> QueryPairs<'a> {
         self.plus_as_space = true;
         self
     }
+}
 
-    fn decode(&self, text: &'a str) -> Cow<'a, str> {
-        if self.plus_as_space && text.contains('+') {
-            let spaced = text.replace('+', " ");
-            Cow::Owned(percent_decode_str(&spaced).decode_utf8_lossy().into_owned())
-        } else {
-            percent_decode_str(text).decode_utf8_lossy()
-        }
+/// A piece of a query between `&`s, split at its first `=` into a key and
+/// a value (empty when there is no `=`).
+pub(crate) fn split_pair(piece: &str) -> (&str, &str) {
+    piece.split_once('=').unwrap_or((piece, ""))
+}
+
+/// A key or a value of a query's pairs, percent-decoded as UTF-8 (lossily),
+/// `+` read as a space first with `plus_as_space`.
+pub(crate) fn decode_pair_part(text: &str, plus_as_space: bool) -> Cow<'_, str> {
+    if plus_as_space && text.contains('+') {
+        let spaced = text.replace('+', " ");
+        Cow::Owned(percent_decode_str(&spaced).decode_utf8_lossy().into_owned())
+    } else {
+        percent_decode_str(text).decode_utf8_lossy()
     }
 }
 
@@ -139,7 +147,8 @@ impl<'a> Iterator for QueryPairs<'a> {
 
     fn next(&mut self) -> Option<Self::Item> {
         let piece = self.pieces.by_ref().find(|p| !p.is_empty())?;
-        let (key, value) = piece.split_once('=').unwrap_or((piece, ""));
-        Some((self.decode(key), self.decode(value)))
+        let (key, value) = split_pair(piece);
+        let plus = self.plus_as_space;
+        Some((decode_pair_part(key, plus), decode_pair_part(value, plus)))
     }
 }

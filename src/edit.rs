@@ -4,9 +4,11 @@
 //! [`crate::compose::recompose`] (RFC 3986 §5.3).
 
 use crate::prelude::*;
+use alloc::borrow::Cow;
 use core::marker::PhantomData;
 
 use crate::compose::{Authority, Parts, recompose};
+use crate::encode::{self, Encoded, QueryPairsMut};
 use crate::error::ParseError;
 use crate::iri::{AbsoluteIri, Iri, IriRef, RelativeRef};
 use crate::profile::Profile;
@@ -32,7 +34,7 @@ mod sealed {
     }
 }
 
-use sealed::Kind;
+pub(crate) use sealed::Kind;
 
 macro_rules! kind {
     ($ty:ident, $rule:expr_2021, |$r:ident| $wrap:expr_2021, |$s:ident| $inner:expr_2021) => {
@@ -72,7 +74,10 @@ kind!(
 /// [`IriRef::builder`], [`AbsoluteIri::builder`], [`RelativeRef::builder`].
 ///
 /// Components are given without their delimiters (`scheme("http")`, not
-/// `"http:"`) and written as they are: percent-encode what needs it first.
+/// `"http:"`), either written as they are (`path`, `query`, ...: already
+/// percent-encoded where needed) or as raw text that the builder encodes
+/// for the profile at [`Builder::build`] (`path_encoded`, `query_encoded`,
+/// ...: the encoders of [`crate::encode`]).
 /// [`Builder::build`] checks each component at its own rule of the profile
 /// (`ihost`, `iquery`, ...) where it will stand, then the whole at the
 /// kind's rule, so no component can spill into another. An error names the
@@ -99,8 +104,8 @@ kind!(
 /// let urn = Iri::builder().scheme("urn").path("isbn:0-395-36341-1").build()?;
 /// assert_eq!(urn, "urn:isbn:0-395-36341-1");
 ///
-/// // A relative reference.
-/// let r = IriRef::builder().path("../a b".replace(' ', "%20").as_str()).build()?;
+/// // A relative reference, from raw text.
+/// let r = IriRef::builder().path_encoded("../a b").build()?;
 /// assert_eq!(r, "../a%20b");
 ///
 /// let err = Iri::builder().scheme("http").host("a b").build().unwrap_err();
@@ -112,14 +117,61 @@ kind!(
 #[must_use = "a builder does nothing until built"]
 pub struct Builder<'a, K> {
     scheme: Option<&'a str>,
-    userinfo: Option<&'a str>,
-    host: Option<&'a str>,
+    userinfo: Option<Given<'a>>,
+    host: Option<Given<'a>>,
     port: Option<u16>,
-    path: &'a str,
-    query: Option<&'a str>,
-    fragment: Option<&'a str>,
+    path: Given<'a>,
+    query: Option<Given<'a>>,
+    fragment: Option<Given<'a>>,
     profile: Profile,
     kind: PhantomData<fn() -> K>,
+}
+
+/// A component given to a [`Builder`]: as written, or as raw text to
+/// percent-encode when the profile is known.
+#[derive(Clone, Copy, Debug)]
+struct Given<'a> {
+    text: &'a str,
+    /// The text is raw: encoded by `encode` at build.
+    encode: Option<fn(&str, Profile) -> Encoded<'_>>,
+}
+
+impl<'a> Given<'a> {
+    fn written(text: &'a str) -> Self {
+        Given { text, encode: None }
+    }
+
+    fn raw(text: &'a str, encode: fn(&str, Profile) -> Encoded<'_>) -> Self {
+        Given {
+            text,
+            encode: Some(encode),
+        }
+    }
+
+    /// The text to write under `profile`.
+    fn text(self, profile: Profile) -> Cow<'a, str> {
+        match self.encode {
+            Some(encode) => encode(self.text, profile).to_cow(),
+            None => Cow::Borrowed(self.text),
+        }
+    }
+}
+
+/// `path`, raw text, percent-encoded for `profile` ([`encode::path`]): in a
+/// reference without a scheme, a path that does not start with "/" also
+/// gets the ":" of its first segment encoded, which would read as the end
+/// of a scheme (RFC 3986 §4.2).
+fn encode_path(path: &str, has_scheme: bool, profile: Profile) -> Cow<'_, str> {
+    let encoded = encode::path(path, profile).to_cow();
+    let first = encoded.find('/').unwrap_or(encoded.len());
+    if has_scheme || path.starts_with('/') || !encoded[..first].contains(':') {
+        return encoded;
+    }
+    Cow::Owned(format!(
+        "{}{}",
+        encoded[..first].replace(':', "%3A"),
+        &encoded[first..]
+    ))
 }
 
 impl<'a, K: Kind> Builder<'a, K> {
@@ -129,7 +181,7 @@ impl<'a, K: Kind> Builder<'a, K> {
             userinfo: None,
             host: None,
             port: None,
-            path: "",
+            path: Given::written(""),
             query: None,
             fragment: None,
             profile: Profile::default(),
@@ -145,14 +197,41 @@ impl<'a, K: Kind> Builder<'a, K> {
 
     /// The userinfo, without its "@".
     pub fn userinfo(mut self, userinfo: &'a str) -> Self {
-        self.userinfo = Some(userinfo);
+        self.userinfo = Some(Given::written(userinfo));
+        self
+    }
+
+    /// The userinfo as raw text, percent-encoded at build
+    /// ([`encode::userinfo`]: ":" is kept).
+    ///
+    /// ```
+    /// let r = iribis::Iri::builder().scheme("ftp").userinfo_encoded("a@b").host("h").build()?;
+    /// assert_eq!(r, "ftp://a%40b@h");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn userinfo_encoded(mut self, userinfo: &'a str) -> Self {
+        self.userinfo = Some(Given::raw(userinfo, encode::userinfo));
         self
     }
 
     /// The host: a registered name, an IPv4 address or an IP literal in
     /// brackets (`"[::1]"`).
     pub fn host(mut self, host: &'a str) -> Self {
-        self.host = Some(host);
+        self.host = Some(Given::written(host));
+        self
+    }
+
+    /// The host as raw text of a registered name, percent-encoded at build
+    /// ([`encode::reg_name`]). An IP literal's brackets would be encoded:
+    /// give one to [`Builder::host`].
+    ///
+    /// ```
+    /// let r = iribis::Iri::builder().scheme("http").host_encoded("a b.例え.jp").build()?;
+    /// assert_eq!(r, "http://a%20b.例え.jp");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn host_encoded(mut self, host: &'a str) -> Self {
+        self.host = Some(Given::raw(host, encode::reg_name));
         self
     }
 
@@ -164,19 +243,75 @@ impl<'a, K: Kind> Builder<'a, K> {
 
     /// The path (empty if not given).
     pub fn path(mut self, path: &'a str) -> Self {
-        self.path = path;
+        self.path = Given::written(path);
+        self
+    }
+
+    /// The path as raw text, percent-encoded at build ([`encode::path`]:
+    /// "/" is kept as the separator of segments). Without a scheme, a ":"
+    /// in the first segment of a path that does not start with "/" is
+    /// encoded too, since it would read as the end of a scheme (RFC 3986
+    /// §4.2). Where the path stands is checked as for [`Builder::path`]:
+    /// after an authority it must start with "/" or be empty, and without
+    /// one it may not start with "//".
+    ///
+    /// ```
+    /// use iribis::{Iri, IriRef};
+    ///
+    /// let iri = Iri::builder().scheme("http").host("h").path_encoded("/a b/100%").build()?;
+    /// assert_eq!(iri, "http://h/a%20b/100%25");
+    /// assert_eq!(iri.path_decoded().to_str()?, "/a b/100%");
+    /// assert_eq!(IriRef::builder().path_encoded("a:b/c:d").build()?, "a%3Ab/c:d");
+    /// assert_eq!(Iri::builder().scheme("urn").path_encoded("a:b").build()?, "urn:a:b");
+    /// assert!(IriRef::builder().path_encoded("//a").build().is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn path_encoded(mut self, path: &'a str) -> Self {
+        // Encoded at build by `encode_path`, which needs the scheme.
+        self.path = Given::raw(path, encode::path);
         self
     }
 
     /// The query, without its "?".
     pub fn query(mut self, query: &'a str) -> Self {
-        self.query = Some(query);
+        self.query = Some(Given::written(query));
+        self
+    }
+
+    /// The query as raw text, percent-encoded at build ([`encode::query`]:
+    /// "&", "=" and "+" are kept). For a query of `key=value` pairs, write
+    /// it with [`encode::QueryBuilder`] and give it to [`Builder::query`].
+    ///
+    /// ```
+    /// let r = iribis::IriRef::builder().path("/").query_encoded("a b#c").build()?;
+    /// assert_eq!(r, "/?a%20b%23c");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn query_encoded(mut self, query: &'a str) -> Self {
+        self.query = Some(Given::raw(query, encode::query));
         self
     }
 
     /// The fragment, without its "#".
     pub fn fragment(mut self, fragment: &'a str) -> Self {
-        self.fragment = Some(fragment);
+        self.fragment = Some(Given::written(fragment));
+        self
+    }
+
+    /// The fragment as raw text, percent-encoded at build
+    /// ([`encode::fragment`]).
+    ///
+    /// ```
+    /// use iribis::{IriRef, Profile};
+    ///
+    /// let r = IriRef::builder().fragment_encoded("é #1").build()?;
+    /// assert_eq!(r, "#é%20%231");
+    /// let uri = IriRef::builder().fragment_encoded("é #1").profile(Profile::Rfc3986).build()?;
+    /// assert_eq!(uri, "#%C3%A9%20%231");
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    pub fn fragment_encoded(mut self, fragment: &'a str) -> Self {
+        self.fragment = Some(Given::raw(fragment, encode::fragment));
         self
     }
 
@@ -193,22 +328,32 @@ impl<'a, K: Kind> Builder<'a, K> {
         self
     }
 
-    /// Validates the components and writes the reference.
+    /// Encodes the raw components, validates them all and writes the
+    /// reference.
     pub fn build(self) -> Result<K, ParseError> {
+        let profile = self.profile;
         let port = self.port.map(|p| p.to_string());
         let has_authority = self.host.is_some() || self.userinfo.is_some() || port.is_some();
+        let userinfo = self.userinfo.map(|u| u.text(profile));
+        let host = self.host.map(|h| h.text(profile));
+        let path = match self.path.encode {
+            Some(_) => encode_path(self.path.text, self.scheme.is_some(), profile),
+            None => Cow::Borrowed(self.path.text),
+        };
+        let query = self.query.map(|q| q.text(profile));
+        let fragment = self.fragment.map(|f| f.text(profile));
         let parts = Parts {
             scheme: self.scheme,
             authority: has_authority.then_some(Authority::Split {
-                userinfo: self.userinfo,
-                host: self.host.unwrap_or(""),
+                userinfo: userinfo.as_deref(),
+                host: host.as_deref().unwrap_or(""),
                 port: port.as_deref(),
             }),
-            path: self.path,
-            query: self.query,
-            fragment: self.fragment,
+            path: &path,
+            query: query.as_deref(),
+            fragment: fragment.as_deref(),
         };
-        recompose(&parts, K::RULE, self.profile).map(K::wrap)
+        recompose(&parts, K::RULE, profile).map(K::wrap)
     }
 }
 
@@ -350,6 +495,25 @@ macro_rules! set_fragment {
             *self.inner_mut() = new;
             Ok(())
         }
+
+        /// Sets or removes the fragment, given as raw text: percent-encoded
+        /// for the reference's profile ([`encode::fragment`](crate::encode::fragment)),
+        /// then set as [`set_fragment`](Self::set_fragment) does. Raw text
+        /// always fits a fragment.
+        ///
+        /// ```
+        #[doc = concat!("use iribis::", stringify!($ty), ";")]
+        ///
+        #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+        /// r.set_fragment_encoded(Some("a#b c"))?;
+        /// assert_eq!(r.fragment(), Some("a%23b%20c"));
+        /// # Ok::<(), iribis::ParseError>(())
+        /// ```
+        pub fn set_fragment_encoded(&mut self, fragment: Option<&str>) -> Result<(), ParseError> {
+            let profile = self.inner().profile();
+            let encoded = fragment.map(|f| encode::fragment(f, profile).to_cow());
+            self.set_fragment(encoded.as_deref())
+        }
     };
 }
 
@@ -414,6 +578,25 @@ macro_rules! setters {
                 Ok(())
             }
 
+            /// Sets or removes the userinfo, given as raw text:
+            /// percent-encoded for the reference's profile
+            /// ([`encode::userinfo`](crate::encode::userinfo): ":" is kept),
+            /// then set as [`set_userinfo`](Self::set_userinfo) does.
+            ///
+            /// ```
+            #[doc = concat!("use iribis::", stringify!($ty), ";")]
+            ///
+            #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            /// r.set_userinfo_encoded(Some("me@home:pw"))?;
+            /// assert_eq!(r.userinfo(), Some("me%40home:pw"));
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
+            pub fn set_userinfo_encoded(&mut self, userinfo: Option<&str>) -> Result<(), ParseError> {
+                let profile = self.inner().profile();
+                let encoded = userinfo.map(|u| encode::userinfo(u, profile).to_cow());
+                self.set_userinfo(encoded.as_deref())
+            }
+
             /// Sets the host: a registered name, an IPv4 address or an IP
             /// literal in brackets. A reference without an authority gets
             /// one.
@@ -437,6 +620,25 @@ macro_rules! setters {
                 let new = rebuilt(self, &parts)?;
                 *self.inner_mut() = new;
                 Ok(())
+            }
+
+            /// Sets the host to a registered name given as raw text:
+            /// percent-encoded for the reference's profile
+            /// ([`encode::reg_name`](crate::encode::reg_name)), then set as
+            /// [`set_host`](Self::set_host) does. An IP literal's brackets
+            /// would be encoded: give one to `set_host`.
+            ///
+            /// ```
+            #[doc = concat!("use iribis::", stringify!($ty), ";")]
+            ///
+            #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            /// r.set_host_encoded("my host.例え.jp")?;
+            /// assert_eq!(r.host_str(), Some("my%20host.例え.jp"));
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
+            pub fn set_host_encoded(&mut self, host: &str) -> Result<(), ParseError> {
+                let encoded = encode::reg_name(host, self.inner().profile()).to_cow();
+                self.set_host(&encoded)
             }
 
             /// Sets or removes the port. A reference without an authority
@@ -496,6 +698,31 @@ macro_rules! setters {
                 Ok(())
             }
 
+            /// Sets the path, given as raw text: percent-encoded for the
+            /// reference's profile ([`encode::path`](crate::encode::path):
+            /// "/" is kept as the separator of segments), then set as
+            /// [`set_path`](Self::set_path) does, which checks where it
+            /// stands. Without a scheme, a ":" in the first segment of a
+            /// path that does not start with "/" is encoded too (it would
+            /// read as the end of a scheme, RFC 3986 §4.2).
+            ///
+            /// ```
+            #[doc = concat!("use iribis::", stringify!($ty), ";")]
+            ///
+            #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            /// r.set_path_encoded("/a b/c?d")?;
+            /// assert_eq!(r.path(), "/a%20b/c%3Fd");
+            /// assert_eq!(r.path_decoded().to_str()?, "/a b/c?d");
+            /// // After an authority a path starts with "/".
+            /// assert!(r.set_path_encoded("a").is_err());
+            /// # Ok::<(), Box<dyn std::error::Error>>(())
+            /// ```
+            pub fn set_path_encoded(&mut self, path: &str) -> Result<(), ParseError> {
+                let inner = self.inner();
+                let encoded = encode_path(path, inner.scheme().is_some(), inner.profile());
+                self.set_path(&encoded)
+            }
+
             /// Sets or removes the query (without its "?").
             #[doc = setter_docs!()]
             ///
@@ -520,6 +747,44 @@ macro_rules! setters {
                 let new = rebuilt(self, &parts)?;
                 *self.inner_mut() = new;
                 Ok(())
+            }
+
+            /// Sets or removes the query, given as raw text: percent-encoded
+            /// for the reference's profile ([`encode::query`](crate::encode::query):
+            /// "&", "=" and "+" are kept), then set as
+            /// [`set_query`](Self::set_query) does. To edit `key=value`
+            /// pairs, use [`query_pairs_mut`](Self::query_pairs_mut).
+            ///
+            /// ```
+            #[doc = concat!("use iribis::", stringify!($ty), ";")]
+            ///
+            #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            /// r.set_query_encoded(Some("q=a b#c"))?;
+            /// assert_eq!(r.query(), Some("q=a%20b%23c"));
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
+            pub fn set_query_encoded(&mut self, query: Option<&str>) -> Result<(), ParseError> {
+                let profile = self.inner().profile();
+                let encoded = query.map(|q| encode::query(q, profile).to_cow());
+                self.set_query(encoded.as_deref())
+            }
+
+            /// Edits the query's `key=value` pairs in place: appends, sets
+            /// and removes pairs given as raw text, which it encodes for
+            /// the reference's profile ([`QueryPairsMut`](crate::encode::QueryPairsMut)).
+            ///
+            /// ```
+            #[doc = concat!("use iribis::", stringify!($ty), ";")]
+            ///
+            #[doc = concat!("let mut r: ", stringify!($ty), "<String> = \"", $example, "\".parse()?;")]
+            /// r.query_pairs_mut().append_pair("q", "a&b").append_pair("lang", "日本");
+            /// assert_eq!(r.query(), Some("q=a%26b&lang=日本"));
+            /// let pairs: Vec<_> = r.query_pairs().collect();
+            /// assert_eq!((&*pairs[0].0, &*pairs[0].1), ("q", "a&b"));
+            /// # Ok::<(), iribis::ParseError>(())
+            /// ```
+            pub fn query_pairs_mut(&mut self) -> QueryPairsMut<'_, Self> {
+                QueryPairsMut::new(self)
             }
         }
     };

@@ -27,7 +27,11 @@
 //!    [`Host`] telling registered names, IPv4, IPv6 and IPvFuture apart.
 //!    [`Builder`] and the setters (`IriRef::set_path`, ...) go the other
 //!    way: each component checked where it will stand, then one
-//!    recomposition (RFC 3986 §5.3) checked whole.
+//!    recomposition (RFC 3986 §5.3) checked whole. [`encode`] turns raw
+//!    text into a component's text (percent-encoding what the component's
+//!    rule does not allow, read from its DFA) and writes and edits queries
+//!    of `key=value` pairs; the builder's and setters' `_encoded` variants
+//!    (`Builder::path_encoded`, `IriRef::set_path_encoded`, ...) use it.
 //! 5. **Operations**, each in its module: [`resolve`](mod@resolve)
 //!    (RFC 3986 §5), [`normalize`] (the comparison ladder of RFC 3987 §5.3),
 //!    [`convert`] (IRI → URI and URI → IRI, 3987bis §3 and §5), [`check`](mod@check)
@@ -165,6 +169,18 @@
 //! assert_eq!(err.message(), "a space is not allowed in a path: percent-encode it as %20");
 //! # Ok::<(), iribis::ParseError>(())
 //! ```
+//!
+//! Building from raw text, with the query's pairs encoded:
+//!
+//! ```
+//! use iribis::{Iri, Profile, encode};
+//!
+//! let mut iri = Iri::builder().scheme("http").host("例え.jp").path_encoded("/a b").build()?;
+//! iri.query_pairs_mut().append_pair("q", "c&d").append_pair("lang", "日本");
+//! assert_eq!(iri, "http://例え.jp/a%20b?q=c%26d&lang=日本");
+//! assert_eq!(encode::segment("a/b c", Profile::Rfc3986).to_string(), "a%2Fb%20c");
+//! # Ok::<(), iribis::ParseError>(())
+//! ```
 
 #![cfg_attr(not(feature = "std"), no_std)]
 
@@ -196,6 +212,7 @@ pub mod convert;
 mod decode;
 pub mod dfa;
 mod edit;
+pub mod encode;
 mod error;
 mod fast;
 pub mod grammar;

@@ -130,7 +130,7 @@ pub mod tree;
 mod unicode;
 
 pub use check::check;
-pub use components::{Component, Components};
+pub use components::Components;
 pub use convert::{to_iri, to_uri};
 pub use decode::{Decoded, QueryPairs};
 pub use edit::Builder;
@@ -141,7 +141,7 @@ pub use host::{Host, IpvFuture};
 pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef, Storage};
 pub use profile::{Profile, UnknownName};
 pub use resolve::resolve;
-pub use rule::GrammarRule;
+pub use rule::{Component, GrammarRule, UnknownRule};
 #[doc(hidden)]
 pub use syntax::pest_accepts;
 

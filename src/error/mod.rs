@@ -13,9 +13,8 @@ mod report;
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::components::Component;
 use crate::profile::Profile;
-use crate::rule::GrammarRule;
+use crate::rule::{Component, GrammarRule};
 
 /// What is wrong at the error's position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -16,7 +16,7 @@
 //! as a string is one (a `TypeError` otherwise): the glue copies whatever it
 //! is given into the module's memory as if it were a string.
 
-use iribis::check::{CheckOptions, Code, Preset, Severities, Severity};
+use iribis::check::{CheckOptions, Preset, Severities};
 use iribis::convert::{ConvertError, ToIriOptions, ToUriOptions};
 use iribis::normalize::Level;
 use iribis::readings::{ReadHost, Reader, Reading};

@@ -71,7 +71,8 @@
 //!   `READING_` codes of [`check()`] and its allowed hosts.
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings;
 //!   `Serialize` for the checker's findings and reports, as `iri check --json`
-//!   writes them.
+//!   writes them, and for [`Components`] and the readings, as `iri parse
+//!   --json` writes them (`docs/schema/components.json`).
 //!
 //! # The crates built on it
 //!

@@ -95,6 +95,9 @@ macro_rules! catalogue {
             /// Every code, in catalogue order.
             pub const ALL: &'static [Code] = &[$(Code::$variant),*];
 
+            /// Every code's name, in catalogue order.
+            const NAMES: &'static [&'static str] = &[$($name),*];
+
             /// The stable UPPER_SNAKE name.
             ///
             /// ```
@@ -128,6 +131,33 @@ macro_rules! catalogue {
             /// ```
             pub fn from_name(name: &str) -> Option<Code> {
                 Code::ALL.iter().copied().find(|c| c.name().eq_ignore_ascii_case(name))
+            }
+        }
+
+        /// A code by its name, case-insensitively ([`Code::from_name`]); an
+        /// unknown name gets the closest codes as suggestions.
+        ///
+        /// ```
+        /// use iribis::check::Code;
+        ///
+        /// assert_eq!("DOT_SEGMENT".parse::<Code>(), Ok(Code::DotSegment));
+        /// let err = "DOT_SEGMNT".parse::<Code>().unwrap_err();
+        /// assert_eq!(err.to_string(), r#"unknown code "DOT_SEGMNT": did you mean DOT_SEGMENT?"#);
+        /// let err = "NO_SUCH_THING_AT_ALL".parse::<Code>().unwrap_err();
+        /// assert_eq!(err.to_string(), r#"unknown code "NO_SUCH_THING_AT_ALL": see `iri check --explain`"#);
+        /// ```
+        impl core::str::FromStr for Code {
+            type Err = crate::profile::UnknownName;
+
+            fn from_str(name: &str) -> Result<Self, crate::profile::UnknownName> {
+                Code::from_name(name).ok_or_else(|| {
+                    crate::profile::UnknownName::among(
+                        "code",
+                        name,
+                        Code::NAMES,
+                        "see `iri check --explain`",
+                    )
+                })
             }
         }
     };

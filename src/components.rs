@@ -2,14 +2,18 @@
 
 use crate::error::ParseError;
 use crate::host::Host;
-use core::fmt;
 
-use crate::iri::{slice, typed_host};
+use crate::iri::{AbsoluteIri, Iri, IriRef, ParseOptions, RelativeRef, slice, typed_host};
 use crate::meta::Meta;
 use crate::profile::Profile;
-use crate::rule::GrammarRule;
+use crate::rule::{GrammarRule, Sym};
+use crate::syntax;
 use crate::syntax::lower::Lower;
-use crate::syntax::{self, Sym};
+
+/// Where it always was: the component of a position is named with the
+/// components, and [`crate::rule`] defines it so that the errors need not
+/// import this module.
+pub(crate) use crate::rule::Component;
 
 /// The components found by parsing at any start rule: all of them for the
 /// reference-level rules, fewer below (`iauthority` gives userinfo, host and
@@ -37,7 +41,67 @@ pub struct Components<'a> {
 
 impl<'a> Components<'a> {
     /// Parses the whole of `input` with `rule` as the start rule.
+    ///
+    /// The [reference rules](GrammarRule::references) take the fast path of
+    /// [`IriRef::parse`] and its siblings (one DFA walk, then the
+    /// delimiters), with the same components and errors as pest's parse of
+    /// the rule; every other rule is parsed by pest. A URI rule (`URI`,
+    /// `absolute-URI`...) is RFC 3986's under any profile.
+    ///
+    /// ```
+    /// use iribis::{Components, GrammarRule, Profile};
+    ///
+    /// let c = Components::parse("//例え.jp?q", GrammarRule::IRELATIVE_REF, Profile::default())?;
+    /// assert_eq!((c.host_str(), c.path(), c.query()), (Some("例え.jp"), Some(""), Some("q")));
+    /// assert!(Components::parse("//例え.jp", GrammarRule::RELATIVE_REF, Profile::default()).is_err());
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
     pub fn parse(input: &'a str, rule: GrammarRule, profile: Profile) -> Result<Self, ParseError> {
+        let rule = rule.for_profile(profile);
+        // A URI rule is the same in every profile (RFC 3986 Appendix A):
+        // the fast path of the rfc3986 profile's IRI rule parses it.
+        let (iri_rule, fast_profile) = match rule.0 {
+            Sym::URI_reference => (Sym::IRI_reference, Profile::Rfc3986),
+            Sym::URI => (Sym::IRI, Profile::Rfc3986),
+            Sym::absolute_URI => (Sym::absolute_IRI, Profile::Rfc3986),
+            Sym::relative_ref => (Sym::irelative_ref, Profile::Rfc3986),
+            other => (other, profile),
+        };
+        let options = ParseOptions::new().profile(fast_profile);
+        let reference = match iri_rule {
+            Sym::IRI_reference => IriRef::parse_with(input, &options),
+            Sym::IRI => Iri::parse_with(input, &options).map(IriRef::from),
+            Sym::absolute_IRI => AbsoluteIri::parse_with(input, &options).map(IriRef::from),
+            Sym::irelative_ref => RelativeRef::parse_with(input, &options).map(IriRef::from),
+            _ => return Components::parse_by_pest(input, rule, profile),
+        };
+        match reference {
+            Ok(r) => Ok(Components::from(r)),
+            // The error of the rule under the profile asked for, as pest's
+            // parse reports it (under an IRI profile, a URI rule's error
+            // names the component, not the URI's ASCII-only rule).
+            Err(_) if fast_profile != profile => Err(ParseError::deferred(input, profile, rule)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The components of pest's parse of `input` at `rule`, without the
+    /// fast path [`Components::parse`] takes for the reference rules: the
+    /// reference the cross-check tests hold that path to.
+    ///
+    /// ```
+    /// use iribis::{Components, GrammarRule, Profile};
+    ///
+    /// let (input, rule, bis) = ("http://h/p", GrammarRule::IRI, Profile::Rfc3987bis);
+    /// assert_eq!(Components::parse_by_pest(input, rule, bis)?, Components::parse(input, rule, bis)?);
+    /// # Ok::<(), iribis::ParseError>(())
+    /// ```
+    #[doc(hidden)]
+    pub fn parse_by_pest(
+        input: &'a str,
+        rule: GrammarRule,
+        profile: Profile,
+    ) -> Result<Self, ParseError> {
         let meta = syntax::parse(profile, rule.for_profile(profile), input, Lower)?;
         Ok(Components { input, meta })
     }
@@ -109,80 +173,80 @@ impl<'a> From<crate::iri::IriRef<&'a str>> for Components<'a> {
     }
 }
 
-/// The component a position belongs to.
+/// The components as `iri parse --json` writes them (`docs/schema/components.json`):
+/// an object with the keys `scheme`, `authority`, `userinfo`, `host`,
+/// `host_type` (the [`Host::kind_name`]), `port`, `path`, `query` and
+/// `fragment`, in that order. When the parse has a path (the reference
+/// rules, whose path may be empty, and the path rules) every key is there,
+/// `null` for an absent component; below that (`iauthority`, `ihost`...)
+/// only the components found.
 ///
 /// ```
-/// use iribis::{Component, IriRef};
+/// use iribis::{Components, GrammarRule, IriRef, Profile};
 ///
-/// let err = IriRef::parse("http://[::1]:8o/").unwrap_err();
-/// assert_eq!(err.component(), Component::Port);
-/// assert_eq!(err.byte(), 14);
-/// assert_eq!(err.component().name(), "port");
+/// let c = Components::from(IriRef::parse("http://[::1]/p?q")?);
+/// assert_eq!(
+///     serde_json::to_string(&c).unwrap(),
+///     r#"{"scheme":"http","authority":"[::1]","userinfo":null,"host":"[::1]","host_type":"IPv6address","port":null,"path":"/p","query":"q","fragment":null}"#
+/// );
+/// let rule = GrammarRule::from_name("iauthority").unwrap();
+/// let c = Components::parse("h:80", rule, Profile::default())?;
+/// assert_eq!(
+///     serde_json::to_string(&c).unwrap(),
+///     r#"{"authority":"h:80","host":"h","host_type":"reg-name","port":"80"}"#
+/// );
+/// # Ok::<(), iribis::ParseError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Component {
-    /// `scheme`.
-    Scheme,
-    /// `iauthority`, where it is not yet known whether a character belongs to
-    /// the userinfo, the host or the port.
-    Authority,
-    /// `iuserinfo`.
-    Userinfo,
-    /// `ihost`.
-    Host,
-    /// `port`.
-    Port,
-    /// One of the `ipath` rules.
-    Path,
-    /// `iquery`.
-    Query,
-    /// `ifragment`.
-    Fragment,
-    /// The input as a whole: for start rules below the component level.
-    Input,
-}
-
-impl Component {
-    /// The component's name in messages and JSON: `scheme`, `authority`,
-    /// `userinfo`, `host`, `port`, `path`, `query`, `fragment` or `input`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Component::Scheme => "scheme",
-            Component::Authority => "authority",
-            Component::Userinfo => "userinfo",
-            Component::Host => "host",
-            Component::Port => "port",
-            Component::Path => "path",
-            Component::Query => "query",
-            Component::Fragment => "fragment",
-            Component::Input => "input",
+#[cfg(feature = "serde")]
+impl serde::Serialize for Components<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let fields = self.fields();
+        let full = self.path().is_some();
+        let mut map = serializer.serialize_map(None)?;
+        for (key, value) in fields {
+            if full || value.is_some() {
+                map.serialize_entry(key, &value)?;
+            }
         }
-    }
-
-    /// The component a start rule below the reference level is about.
-    pub(crate) fn of_rule(sym: Sym) -> Component {
-        use Sym::*;
-        match sym {
-            scheme => Component::Scheme,
-            iauthority | authority => Component::Authority,
-            iuserinfo | userinfo => Component::Userinfo,
-            ihost | host | ireg_name | reg_name | IP_literal | IPv4address | IPv6address
-            | IPvFuture | h16 | ls32 | dec_octet => Component::Host,
-            port => Component::Port,
-            ipath | ipath_abempty | ipath_absolute | ipath_noscheme | ipath_rootless
-            | ipath_empty | path | path_abempty | path_absolute | path_noscheme | path_rootless
-            | path_empty | isegment | isegment_nz | isegment_nz_nc | segment | segment_nz
-            | segment_nz_nc => Component::Path,
-            iquery | query => Component::Query,
-            ifragment | fragment => Component::Fragment,
-            _ => Component::Input,
-        }
+        map.end()
     }
 }
 
-impl fmt::Display for Component {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+impl<'a> Components<'a> {
+    /// The components by their JSON keys, in the order of
+    /// [`Components::KEYS`].
+    #[cfg(feature = "serde")]
+    fn fields(&self) -> [(&'static str, Option<&'a str>); 9] {
+        let k = Self::KEYS;
+        [
+            (k[0], self.scheme()),
+            (k[1], self.authority()),
+            (k[2], self.userinfo()),
+            (k[3], self.host_str()),
+            (k[4], self.host().map(|h| h.kind_name())),
+            (k[5], self.port()),
+            (k[6], self.path()),
+            (k[7], self.query()),
+            (k[8], self.fragment()),
+        ]
     }
+
+    /// The keys of the components' JSON, in the order it writes them
+    /// (`host_type` is the [`Host::kind_name`] of the host).
+    ///
+    /// ```
+    /// assert_eq!(iribis::Components::KEYS[4], "host_type");
+    /// ```
+    pub const KEYS: [&'static str; 9] = [
+        "scheme",
+        "authority",
+        "userinfo",
+        "host",
+        "host_type",
+        "port",
+        "path",
+        "query",
+        "fragment",
+    ];
 }

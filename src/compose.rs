@@ -10,9 +10,9 @@ use crate::iri::{parse_owned, slice};
 use crate::meta::{HostMeta, Meta, Slot, Span};
 use crate::prelude::*;
 use crate::profile::Profile;
-use crate::rule::GrammarRule;
+use crate::rule::{GrammarRule, Sym};
+use crate::syntax;
 use crate::syntax::lower::Lower;
-use crate::syntax::{self, Sym};
 
 /// A reference being written, left to right (RFC 3986 §5.3 order).
 pub(crate) struct Builder {

@@ -124,7 +124,8 @@
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings
 //!   (`IriRef<&str>` borrowed from the input, `Cow<str>` borrowed when it can);
 //!   `Serialize` for the checker's findings and reports, as `iri check --json`
-//!   writes them.
+//!   writes them, and for [`Components`] and the readings, as `iri parse
+//!   --json` writes them (`docs/schema/components.json`).
 //!
 //! ## Without std
 //!
@@ -237,7 +238,7 @@ pub mod tree;
 mod unicode;
 
 pub use check::check;
-pub use components::{Component, Components};
+pub use components::Components;
 pub use convert::{to_iri, to_uri};
 pub use decode::{Decoded, QueryPairs};
 pub use edit::Builder;
@@ -249,7 +250,7 @@ pub use iri::{AbsoluteIri, Iri, IriRef, KindError, ParseOptions, RelativeRef, St
 pub use literal::LiteralError;
 pub use profile::{Profile, UnknownName};
 pub use resolve::resolve;
-pub use rule::GrammarRule;
+pub use rule::{Component, GrammarRule, UnknownRule};
 #[doc(hidden)]
 pub use syntax::pest_accepts;
 

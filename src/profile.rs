@@ -92,6 +92,8 @@ pub struct UnknownName {
     what: &'static str,
     name: String,
     expected: &'static [&'static str],
+    /// For a list too long to print: what to write when no name is close.
+    hint: Option<&'static str>,
 }
 
 impl UnknownName {
@@ -101,6 +103,32 @@ impl UnknownName {
             what,
             name: name.to_owned(),
             expected,
+            hint: None,
+        }
+    }
+
+    /// `name` is not one of the `expected` names of `what`, a list too long
+    /// to print: the message names the [closest](UnknownName::suggestions)
+    /// instead, or gives `hint` when none is close.
+    ///
+    /// ```
+    /// use iribis::UnknownName;
+    ///
+    /// let names = &["DOT_SEGMENT", "DEFAULT_PORT", "EMPTY_HOST"];
+    /// let err = UnknownName::among("code", "DOT_SEGMNT", names, "see `iri check --explain`");
+    /// assert_eq!(err.to_string(), r#"unknown code "DOT_SEGMNT": did you mean DOT_SEGMENT?"#);
+    /// let err = UnknownName::among("code", "X", names, "see `iri check --explain`");
+    /// assert_eq!(err.to_string(), r#"unknown code "X": see `iri check --explain`"#);
+    /// ```
+    pub fn among(
+        what: &'static str,
+        name: &str,
+        expected: &'static [&'static str],
+        hint: &'static str,
+    ) -> Self {
+        UnknownName {
+            hint: Some(hint),
+            ..UnknownName::new(what, name, expected)
         }
     }
 
@@ -113,20 +141,90 @@ impl UnknownName {
     pub fn expected(&self) -> &'static [&'static str] {
         self.expected
     }
+
+    /// The expected names closest to the one given, closest first, at most
+    /// three: those within an edit distance of a third of its length (at
+    /// least 2), ignoring ASCII case and `-` against `_`.
+    ///
+    /// ```
+    /// let err = "rfc3968".parse::<iribis::Profile>().unwrap_err();
+    /// assert_eq!(err.suggestions(), ["rfc3987", "rfc3986"]);
+    /// ```
+    pub fn suggestions(&self) -> Vec<&'static str> {
+        let key = |s: &str| -> Vec<char> {
+            s.chars()
+                .map(|c| {
+                    if c == '-' {
+                        '_'
+                    } else {
+                        c.to_ascii_lowercase()
+                    }
+                })
+                .collect()
+        };
+        let want = key(&self.name);
+        // Names are short: a much longer one is no typo of any, and is not
+        // compared (the distance takes the product of the lengths).
+        if want.len() > 256 {
+            return Vec::new();
+        }
+        let limit = (want.len() / 3).max(2);
+        let mut close: Vec<(usize, usize, &'static str)> = self
+            .expected
+            .iter()
+            .enumerate()
+            .map(|(i, &name)| (edit_distance(&key(name), &want), i, name))
+            .filter(|&(d, _, _)| d <= limit)
+            .collect();
+        close.sort_unstable();
+        close.into_iter().take(3).map(|(_, _, name)| name).collect()
+    }
+}
+
+/// The Levenshtein distance between `a` and `b`: the fewest insertions,
+/// deletions and substitutions of characters that turn one into the other.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substituted = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substituted.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// `names` joined as a sentence lists them: `a, b or c`.
+fn write_list(f: &mut fmt::Formatter<'_>, names: &[&str]) -> fmt::Result {
+    for (i, name) in names.iter().enumerate() {
+        let sep = match i {
+            0 => "",
+            i if i + 1 == names.len() => " or ",
+            _ => ", ",
+        };
+        write!(f, "{sep}{name}")?;
+    }
+    Ok(())
 }
 
 impl fmt::Display for UnknownName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown {} {:?}: expected ", self.what, self.name)?;
-        for (i, name) in self.expected.iter().enumerate() {
-            let sep = match i {
-                0 => "",
-                i if i + 1 == self.expected.len() => " or ",
-                _ => ", ",
-            };
-            write!(f, "{sep}{name}")?;
+        write!(f, "unknown {} {:?}: ", self.what, self.name)?;
+        let Some(hint) = self.hint else {
+            f.write_str("expected ")?;
+            return write_list(f, self.expected);
+        };
+        match self.suggestions() {
+            close if close.is_empty() => f.write_str(hint),
+            close => {
+                f.write_str("did you mean ")?;
+                write_list(f, &close)?;
+                f.write_str("?")
+            }
         }
-        Ok(())
     }
 }
 

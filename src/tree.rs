@@ -8,8 +8,8 @@ use pest::iterators::Pair;
 
 use crate::error::ParseError;
 use crate::profile::Profile;
-use crate::rule::GrammarRule;
-use crate::syntax::{self, Sym, Visit};
+use crate::rule::{GrammarRule, Sym};
+use crate::syntax::{self, Visit};
 
 /// One node of a [`SyntaxTree`]: a rule and the bytes it matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -55,7 +55,7 @@ fn violation<'py>(py: Python<'py>, v: &Finding) -> PyResult<Bound<'py, PyAny>> {
 
 /// A JSON value as Python has it: `None`, `bool`, `int`, `float`, `str`,
 /// `list` or `dict` (in the value's key order).
-fn python_value<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn python_value<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
     Ok(match value {
         Value::Null => py.None().into_bound(py),
         Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),

@@ -9,13 +9,11 @@
 //! the predicates answer `False`, the parsing functions raise `ParseError`.
 //! Inputs of 64 KiB or more are worked on with the GIL released.
 
-use iribis::check::{CheckOptions, Code, Preset, Severities, Severity, Violation as Finding};
+use iribis::check::{CheckOptions, Preset, Severities, Violation as Finding};
 use iribis::convert::{ConvertError, ToIriOptions, ToUriOptions};
 use iribis::normalize::Level;
 use iribis::resolve::ResolveOptions;
-use iribis::{
-    AbsoluteIri, Components, GrammarRule, Iri, IriRef, ParseOptions, Profile, RelativeRef,
-};
+use iribis::{Components, GrammarRule, Iri, IriRef, Profile};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -81,19 +79,22 @@ pub(crate) fn profile_of(name: &str) -> PyResult<Profile> {
         .map_err(|e: iribis::UnknownName| PyValueError::new_err(e.to_string()))
 }
 
-/// How a start rule is parsed: one of the reference rules, which the fast
-/// path takes (the URI rules as the IRI rules of `rfc3986`: they are the
-/// same rules in every profile), or any other rule, by pest.
+/// A start rule and the profile it is parsed under, found by the library
+/// ([`GrammarRule::lookup`]); the library picks the fast path for the
+/// reference rules.
 #[derive(Clone, Copy)]
-pub(crate) enum Start {
-    Reference(Profile),
-    Iri(Profile),
-    Absolute(Profile),
-    Relative(Profile),
-    Other(GrammarRule, Profile),
+pub(crate) struct Start {
+    rule: GrammarRule,
+    profile: Profile,
 }
 
 impl Start {
+    /// `IRI-reference` under `rfc3987bis`, the defaults.
+    pub(crate) const DEFAULT: Start = Start {
+        rule: GrammarRule::IRI_REFERENCE,
+        profile: Profile::Rfc3987bis,
+    };
+
     /// The start of `rule` (an ABNF or pest name) under `profile`, or
     /// `ValueError` when there is no such rule in that profile.
     pub(crate) fn new(rule: &str, profile: &str) -> PyResult<Start> {
@@ -101,80 +102,22 @@ impl Start {
         // strings costs less than the lookups below (a tenth of a short
         // reference's parse).
         if rule == "IRI-reference" && profile == "rfc3987bis" {
-            return Ok(Start::Reference(Profile::Rfc3987bis));
+            return Ok(Start::DEFAULT);
         }
-        // The names as written most often, matched exactly first: looking a
-        // rule up among all of them costs more than parsing a short
-        // reference.
-        let profile = match profile {
-            "rfc3987bis" => Profile::Rfc3987bis,
-            "rfc3987" => Profile::Rfc3987,
-            "rfc3986" => Profile::Rfc3986,
-            "leiri" => Profile::Leiri,
-            other => profile_of(other)?,
-        };
-        if let Some(start) = Start::reference(rule, profile) {
-            return Ok(start);
-        }
-        let found = GrammarRule::from_name(rule)
-            .ok_or_else(|| PyValueError::new_err(format!("unknown rule {rule:?}: use an ABNF rule name such as IRI-reference, IRI, absolute-IRI, ihost or IPv6address")))?;
-        if found.in_profile(profile).is_none() {
-            return Err(PyValueError::new_err(format!(
-                "the {} profile has no rule {}",
-                profile.name(),
-                found.abnf_name()
-            )));
-        }
-        Ok(Start::reference(found.abnf_name(), profile).unwrap_or(Start::Other(found, profile)))
-    }
-
-    /// The start of a reference rule by its exact ABNF or pest name.
-    fn reference(rule: &str, profile: Profile) -> Option<Start> {
-        Some(match rule {
-            "IRI-reference" | "IRI_reference" => Start::Reference(profile),
-            "IRI" => Start::Iri(profile),
-            "absolute-IRI" | "absolute_IRI" => Start::Absolute(profile),
-            "irelative-ref" | "irelative_ref" => Start::Relative(profile),
-            "URI-reference" | "URI_reference" => Start::Reference(Profile::Rfc3986),
-            "URI" => Start::Iri(Profile::Rfc3986),
-            "absolute-URI" | "absolute_URI" => Start::Absolute(Profile::Rfc3986),
-            "relative-ref" | "relative_ref" => Start::Relative(Profile::Rfc3986),
-            _ => return None,
-        })
+        let profile = profile_of(profile)?;
+        let rule =
+            GrammarRule::lookup(rule, profile).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(Start { rule, profile })
     }
 
     /// Parses `s` from this start rule.
     pub(crate) fn parse<'a>(self, s: &'a str) -> Result<Components<'a>, iribis::ParseError> {
-        let with = |p: Profile| ParseOptions::new().profile(p);
-        match self {
-            Start::Reference(p) => IriRef::parse_with(s, &with(p)).map(Components::from),
-            Start::Iri(p) => Iri::parse_with(s, &with(p)).map(|r| IriRef::from(r).into()),
-            Start::Absolute(p) => {
-                AbsoluteIri::parse_with(s, &with(p)).map(|r| IriRef::from(r).into())
-            }
-            Start::Relative(p) => {
-                RelativeRef::parse_with(s, &with(p)).map(|r| IriRef::from(r).into())
-            }
-            Start::Other(rule, p) => Components::parse(s, rule, p),
-        }
+        Components::parse(s, self.rule, self.profile)
     }
 
     /// Whether `s` matches the rule.
     pub(crate) fn accepts(self, s: &str) -> bool {
-        let (rule, profile) = match self {
-            Start::Reference(p) => (GrammarRule::IRI_REFERENCE, p),
-            Start::Iri(p) => (GrammarRule::IRI, p),
-            Start::Absolute(p) => (GrammarRule::ABSOLUTE_IRI, p),
-            Start::Relative(p) => (GrammarRule::IRELATIVE_REF, p),
-            Start::Other(rule, p) => (rule, p),
-        };
-        rule.matches(s, profile)
-    }
-
-    /// Whether the rule is a reference rule, whose parses always have a
-    /// path (possibly empty).
-    fn has_path(self) -> bool {
-        !matches!(self, Start::Other(..))
+        self.rule.matches(s, self.profile)
     }
 }
 
@@ -275,10 +218,6 @@ fn parse(py: Python<'_>, s: &Bound<'_, PyString>, rule: &str, profile: &str) -> 
     let input = text::read(s)?;
     let s = input.as_str();
     let c = parsed(py, &input, detached(py, s.len(), || start.parse(s)))?;
-    let path = match (c.path(), start.has_path()) {
-        (None, true) => Some(""),
-        (path, _) => path,
-    };
     let owned = |o: Option<&str>| o.map(str::to_owned);
     Ok(PyIriRef {
         text: s.to_owned(),
@@ -289,7 +228,7 @@ fn parse(py: Python<'_>, s: &Bound<'_, PyString>, rule: &str, profile: &str) -> 
         host_type: c.host().map(|h| h.kind_name()),
         port: owned(c.port()),
         port_number: c.port().and_then(|p| p.parse().ok()),
-        path: owned(path),
+        path: owned(c.path()),
         query: owned(c.query()),
         fragment: owned(c.fragment()),
     })
@@ -325,7 +264,7 @@ fn is_valid(
     profile: Option<&str>,
 ) -> PyResult<bool> {
     let start = match (rule, profile) {
-        (None, None) => Start::Reference(Profile::Rfc3987bis),
+        (None, None) => Start::DEFAULT,
         _ => Start::new(
             rule.unwrap_or("IRI-reference"),
             profile.unwrap_or("rfc3987bis"),
@@ -651,12 +590,6 @@ impl Violation {
     }
 }
 
-/// A severity by name.
-fn severity_of(name: &str) -> PyResult<Severity> {
-    name.parse()
-        .map_err(|e: iribis::UnknownName| PyValueError::new_err(e.to_string()))
-}
-
 /// The check options of `profile` and `severities`: a preset name
 /// (``default``, ``strict``, ``leiri``) or a mapping from code names to
 /// severity names, with the preset under the key ``"preset"``; `None` for
@@ -665,31 +598,18 @@ pub(crate) fn check_options(
     profile: &str,
     severities: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<CheckOptions> {
-    let preset_of = |name: &str| -> PyResult<Preset> {
-        name.parse()
-            .map_err(|e: iribis::UnknownName| PyValueError::new_err(e.to_string()))
-    };
+    let unknown = |e: iribis::UnknownName| PyValueError::new_err(e.to_string());
     let Some(severities) = severities else {
         return Ok(CheckOptions::new().profile(profile_of(profile)?));
     };
     let severities = if let Ok(name) = severities.extract::<String>() {
-        Severities::new(preset_of(&name)?)
+        Severities::new(name.parse::<Preset>().map_err(unknown)?)
     } else if let Ok(map) = severities.cast::<PyDict>() {
-        let mut s = match map.get_item("preset")? {
-            Some(p) => Severities::new(preset_of(&p.extract::<String>()?)?),
-            None => Severities::new(Preset::Default),
-        };
-        for (k, v) in map.iter() {
-            let key: String = k.extract()?;
-            if key == "preset" {
-                continue;
-            }
-            let code = Code::from_name(&key).ok_or_else(|| {
-                PyValueError::new_err(format!("unknown code {key:?}: see `iri check --explain`"))
-            })?;
-            s = s.set(code, severity_of(&v.extract::<String>()?)?);
-        }
-        s
+        let pairs = map
+            .iter()
+            .map(|(k, v)| Ok((k.extract::<String>()?, v.extract::<String>()?)))
+            .collect::<PyResult<Vec<(String, String)>>>()?;
+        Severities::from_pairs(pairs).map_err(unknown)?
     } else {
         return Err(PyTypeError::new_err(
             "severities must be a preset name or a dict of code names to severities",

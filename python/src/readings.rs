@@ -1,13 +1,15 @@
 //! `iribis.readings(s)`: what other software reads in an IRI, as the
 //! library's `iribis::readings` gives it (browsers through the WHATWG URL
 //! Standard, C resolvers' inet_aton, a reader that decodes first), as
-//! plain Python dicts and lists.
+//! plain Python dicts and lists: the library's serialization of them.
 
-use iribis::readings::{ReadHost, Reader, Reading, Readings};
+use iribis::readings::ReadingsJson;
 use iribis::{IriRef, ParseOptions};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyString};
 
+use crate::documents::python_value;
 use crate::{parsed, profile_of, text};
 
 /// Every reading of the IRI reference `s`, and where they part.
@@ -54,65 +56,10 @@ pub(crate) fn readings<'py>(
         IriRef::parse_with(s, &ParseOptions::new().profile(profile)),
     )?;
     let all = iribis::readings::readings(&r);
-    let out = PyDict::new(py);
-    let by_reader = PyDict::new(py);
-    for reader in Reader::ALL {
-        by_reader.set_item(reader.name(), py.None())?;
-    }
-    for (reader, reading) in all.all() {
-        match reading {
-            Ok(reading) => by_reader.set_item(reader.name(), reading_dict(py, reading)?)?,
-            Err(rejection) => {
-                let d = PyDict::new(py);
-                d.set_item("error", &rejection.message)?;
-                by_reader.set_item(reader.name(), d)?;
-            }
-        }
-    }
-    out.set_item("readings", by_reader)?;
-    out.set_item("differences", differences(py, s, &all)?)?;
-    Ok(out)
-}
-
-fn reading_dict<'py>(py: Python<'py>, r: &Reading) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("scheme", r.scheme.as_deref())?;
-    d.set_item("userinfo", r.userinfo.as_deref())?;
-    d.set_item("host", r.host.as_ref().map(ToString::to_string))?;
-    d.set_item("host_type", r.host.as_ref().map(ReadHost::kind_name))?;
-    d.set_item(
-        "address_class",
-        r.host
-            .as_ref()
-            .and_then(ReadHost::address_class)
-            .map(|c| c.name()),
-    )?;
-    d.set_item("port", r.port.as_deref())?;
-    d.set_item("path", r.path.as_deref())?;
-    d.set_item("query", r.query.as_deref())?;
-    d.set_item("fragment", r.fragment.as_deref())?;
-    Ok(d)
-}
-
-fn differences<'py>(py: Python<'py>, s: &str, all: &Readings) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for d in all.differences() {
-        let detail = all.detail(d);
-        let item = PyDict::new(py);
-        item.set_item("code", d.code.name())?;
-        item.set_item("component", d.component.name())?;
-        item.set_item("byte", d.start)?;
-        item.set_item("char", s.get(..d.start).map_or(0, |p| p.chars().count()))?;
-        item.set_item(
-            "len",
-            s.get(d.start..d.end).map_or(0, |p| p.chars().count()),
-        )?;
-        let readers: Vec<&str> = d.readers.iter().map(|r| r.name()).collect();
-        item.set_item("readers", readers)?;
-        item.set_item("reached", detail.reached)?;
-        item.set_item("address_class", detail.address_class.map(|c| c.name()))?;
-        item.set_item("message", &d.message)?;
-        list.append(item)?;
-    }
-    Ok(list)
+    // The library's serialization, `iri parse --readings --json`'s shape.
+    let value = serde_json::to_value(ReadingsJson::new(s, &all))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    python_value(py, &value)?
+        .cast_into::<PyDict>()
+        .map_err(Into::into)
 }

@@ -82,6 +82,43 @@ impl Severities {
         self
     }
 
+    /// The severities of name → severity-name pairs, as the Python and npm
+    /// bindings take them: the key `preset` names the preset (`default`
+    /// when absent), every other key a code ([`Code::from_name`]), its
+    /// value a severity name; the codes are set in the order given. An
+    /// unknown name is an error that names it, with the closest names.
+    ///
+    /// ```
+    /// use iribis::check::{Code, Severities, Severity};
+    ///
+    /// let s = Severities::from_pairs([("DOT_SEGMENT", "allow"), ("preset", "strict")])?;
+    /// assert_eq!(s.of(Code::DotSegment), Severity::Allow);
+    /// assert_eq!(s.of(Code::DefaultPort), Severity::Warning);
+    /// let err = Severities::from_pairs([("DOT_SEGMNT", "allow")]).unwrap_err();
+    /// assert_eq!(err.to_string(), r#"unknown code "DOT_SEGMNT": did you mean DOT_SEGMENT?"#);
+    /// let err = Severities::from_pairs([("DOT_SEGMENT", "fatal")]).unwrap_err();
+    /// assert_eq!(err.to_string(), r#"unknown severity "fatal": expected allow, info, warning or error"#);
+    /// # Ok::<(), iribis::UnknownName>(())
+    /// ```
+    pub fn from_pairs<K, V>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<Severities, crate::profile::UnknownName>
+    where
+        K: AsRef<str>,
+        V: AsRef<str>,
+    {
+        let mut out = Severities::default();
+        for (key, value) in pairs {
+            let (key, value) = (key.as_ref(), value.as_ref());
+            if key == "preset" {
+                out.preset = value.parse()?;
+            } else {
+                out.overrides.push((key.parse()?, value.parse()?));
+            }
+        }
+        Ok(out)
+    }
+
     /// The severity of `code`.
     pub fn of(&self, code: Code) -> Severity {
         if let Some(&(_, s)) = self.overrides.iter().rev().find(|(c, _)| *c == code) {
@@ -93,6 +130,23 @@ impl Severities {
             (Preset::Strict, Severity::Info) => Severity::Warning,
             (Preset::Leiri, _) if code == Code::LeiriOnlyCharacter => Severity::Warning,
             _ => d,
+        }
+    }
+}
+
+/// The `default` preset with each code's severity overridden in turn.
+///
+/// ```
+/// use iribis::check::{Code, Severities, Severity};
+///
+/// let s: Severities = [(Code::DotSegment, Severity::Error)].into_iter().collect();
+/// assert_eq!(s.of(Code::DotSegment), Severity::Error);
+/// ```
+impl FromIterator<(Code, Severity)> for Severities {
+    fn from_iter<I: IntoIterator<Item = (Code, Severity)>>(pairs: I) -> Self {
+        Severities {
+            preset: Preset::Default,
+            overrides: pairs.into_iter().collect(),
         }
     }
 }

@@ -72,7 +72,7 @@ use core::fmt;
 use crate::dfa::Dfa;
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
-use crate::syntax::Sym;
+use crate::rule::Sym;
 
 mod query;
 

@@ -17,17 +17,16 @@
 //! an IP literal at its `[`), the report names what the DFA allows there.
 
 use crate::chars;
-use crate::components::Component;
 use crate::error::{Details, ErrorKind};
 use crate::fast::dead::{Allowed, DeadEnd, Dfa};
 use crate::prelude::*;
 use crate::profile::Profile;
-use crate::rule::GrammarRule;
-use crate::syntax::{self, Sym};
+use crate::rule::{Component, GrammarRule, Sym};
+use crate::syntax;
 
 /// The details of `input`'s failure to match `rule` under `profile`.
 pub(crate) fn details(input: &str, rule: GrammarRule, profile: Profile) -> Details {
-    if !syntax::has_rule(profile, rule.0) {
+    if !rule.is_in(profile) {
         return Details::no_such_rule();
     }
     let dead = Dfa::of(rule, profile).and_then(|dfa| dfa.dead_end(input));

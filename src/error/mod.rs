@@ -14,9 +14,8 @@ use crate::nostd::OnceLock;
 use crate::prelude::*;
 use core::fmt;
 
-use crate::components::Component;
 use crate::profile::Profile;
-use crate::rule::GrammarRule;
+use crate::rule::{Component, GrammarRule};
 
 /// What is wrong at the error's position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

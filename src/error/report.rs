@@ -5,10 +5,9 @@ use crate::prelude::*;
 use core::fmt;
 
 use super::{ErrorKind, ParseError};
-use crate::components::Component;
 use crate::profile::Profile;
 use crate::render::describe;
-use crate::syntax::Sym;
+use crate::rule::{Component, Sym};
 
 impl ParseError {
     /// The error in one plain sentence (lowercase, no final period).

@@ -20,7 +20,7 @@ use crate::prelude::*;
 use super::{DEAD, START, Validator, body, validator};
 use crate::profile::Profile;
 use crate::rule::GrammarRule;
-use crate::syntax::Sym;
+use crate::rule::Sym;
 
 /// A rule's minimal DFA, as `gen/` writes it (`RuleDfa::write` there).
 pub(crate) struct RuleDfa {

@@ -68,12 +68,16 @@
 
 mod address;
 mod inet_aton;
+#[cfg(feature = "serde")]
+mod serialize;
 
 use std::fmt;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 pub use address::AddressClass;
 pub use inet_aton::inet_aton;
+#[cfg(feature = "serde")]
+pub use serialize::ReadingsJson;
 
 use crate::catalogue::Code;
 use crate::components::Component;

@@ -2,308 +2,16 @@
 
 //! The pest parsers of the four profiles and the tables between their
 //! `Rule` enums and [`Sym`], the one list of rule names the rest of the
-//! crate uses.
+//! crate uses (`src/rule/sym.rs`).
 //!
 //! The IRI profiles' parsers have RFC 3986's rules only as far as the IRI
 //! rules use them (`grammar/rfc3986-for-iri.pest`), and no `WHOLE_` wrappers
 //! for them: an RFC 3986 rule is the same in every profile, and is parsed
 //! by the `rfc3986` parser under any of them.
 
-/// A rule of the grammar, by its pest name (the ABNF name with `-` written `_`).
-#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) enum Sym {
-    URI,
-    hier_part,
-    URI_reference,
-    absolute_URI,
-    relative_ref,
-    relative_part,
-    scheme,
-    authority,
-    userinfo,
-    host,
-    port,
-    IP_literal,
-    IPvFuture,
-    IPv6address,
-    h16,
-    ls32,
-    IPv4address,
-    dec_octet,
-    reg_name,
-    path,
-    path_abempty,
-    path_absolute,
-    path_noscheme,
-    path_rootless,
-    path_empty,
-    segment,
-    segment_nz,
-    segment_nz_nc,
-    pchar,
-    query,
-    fragment,
-    pct_encoded,
-    unreserved,
-    reserved,
-    gen_delims,
-    sub_delims,
-    ALPHA,
-    DIGIT,
-    HEXDIG,
-    IRI,
-    ihier_part,
-    IRI_reference,
-    absolute_IRI,
-    irelative_ref,
-    irelative_part,
-    iauthority,
-    iuserinfo,
-    ihost,
-    pct_form,
-    ireg_name,
-    ipath,
-    ipath_abempty,
-    ipath_absolute,
-    ipath_noscheme,
-    ipath_rootless,
-    ipath_empty,
-    path_sep,
-    isegment,
-    isegment_nz,
-    isegment_nz_nc,
-    ipchar,
-    iquery,
-    ifragment,
-    iunreserved,
-    ucschar,
-    iprivate,
-    leiri_ucschar,
-}
-
-impl Sym {
-    /// Every rule, in grammar order.
-    pub(crate) const ALL: &'static [Sym] = &[
-        Sym::URI,
-        Sym::hier_part,
-        Sym::URI_reference,
-        Sym::absolute_URI,
-        Sym::relative_ref,
-        Sym::relative_part,
-        Sym::scheme,
-        Sym::authority,
-        Sym::userinfo,
-        Sym::host,
-        Sym::port,
-        Sym::IP_literal,
-        Sym::IPvFuture,
-        Sym::IPv6address,
-        Sym::h16,
-        Sym::ls32,
-        Sym::IPv4address,
-        Sym::dec_octet,
-        Sym::reg_name,
-        Sym::path,
-        Sym::path_abempty,
-        Sym::path_absolute,
-        Sym::path_noscheme,
-        Sym::path_rootless,
-        Sym::path_empty,
-        Sym::segment,
-        Sym::segment_nz,
-        Sym::segment_nz_nc,
-        Sym::pchar,
-        Sym::query,
-        Sym::fragment,
-        Sym::pct_encoded,
-        Sym::unreserved,
-        Sym::reserved,
-        Sym::gen_delims,
-        Sym::sub_delims,
-        Sym::ALPHA,
-        Sym::DIGIT,
-        Sym::HEXDIG,
-        Sym::IRI,
-        Sym::ihier_part,
-        Sym::IRI_reference,
-        Sym::absolute_IRI,
-        Sym::irelative_ref,
-        Sym::irelative_part,
-        Sym::iauthority,
-        Sym::iuserinfo,
-        Sym::ihost,
-        Sym::pct_form,
-        Sym::ireg_name,
-        Sym::ipath,
-        Sym::ipath_abempty,
-        Sym::ipath_absolute,
-        Sym::ipath_noscheme,
-        Sym::ipath_rootless,
-        Sym::ipath_empty,
-        Sym::path_sep,
-        Sym::isegment,
-        Sym::isegment_nz,
-        Sym::isegment_nz_nc,
-        Sym::ipchar,
-        Sym::iquery,
-        Sym::ifragment,
-        Sym::iunreserved,
-        Sym::ucschar,
-        Sym::iprivate,
-        Sym::leiri_ucschar,
-    ];
-
-    /// The rule's pest name.
-    pub(crate) fn pest_name(self) -> &'static str {
-        match self {
-            Sym::URI => "URI",
-            Sym::hier_part => "hier_part",
-            Sym::URI_reference => "URI_reference",
-            Sym::absolute_URI => "absolute_URI",
-            Sym::relative_ref => "relative_ref",
-            Sym::relative_part => "relative_part",
-            Sym::scheme => "scheme",
-            Sym::authority => "authority",
-            Sym::userinfo => "userinfo",
-            Sym::host => "host",
-            Sym::port => "port",
-            Sym::IP_literal => "IP_literal",
-            Sym::IPvFuture => "IPvFuture",
-            Sym::IPv6address => "IPv6address",
-            Sym::h16 => "h16",
-            Sym::ls32 => "ls32",
-            Sym::IPv4address => "IPv4address",
-            Sym::dec_octet => "dec_octet",
-            Sym::reg_name => "reg_name",
-            Sym::path => "path",
-            Sym::path_abempty => "path_abempty",
-            Sym::path_absolute => "path_absolute",
-            Sym::path_noscheme => "path_noscheme",
-            Sym::path_rootless => "path_rootless",
-            Sym::path_empty => "path_empty",
-            Sym::segment => "segment",
-            Sym::segment_nz => "segment_nz",
-            Sym::segment_nz_nc => "segment_nz_nc",
-            Sym::pchar => "pchar",
-            Sym::query => "query",
-            Sym::fragment => "fragment",
-            Sym::pct_encoded => "pct_encoded",
-            Sym::unreserved => "unreserved",
-            Sym::reserved => "reserved",
-            Sym::gen_delims => "gen_delims",
-            Sym::sub_delims => "sub_delims",
-            Sym::ALPHA => "ALPHA",
-            Sym::DIGIT => "DIGIT",
-            Sym::HEXDIG => "HEXDIG",
-            Sym::IRI => "IRI",
-            Sym::ihier_part => "ihier_part",
-            Sym::IRI_reference => "IRI_reference",
-            Sym::absolute_IRI => "absolute_IRI",
-            Sym::irelative_ref => "irelative_ref",
-            Sym::irelative_part => "irelative_part",
-            Sym::iauthority => "iauthority",
-            Sym::iuserinfo => "iuserinfo",
-            Sym::ihost => "ihost",
-            Sym::pct_form => "pct_form",
-            Sym::ireg_name => "ireg_name",
-            Sym::ipath => "ipath",
-            Sym::ipath_abempty => "ipath_abempty",
-            Sym::ipath_absolute => "ipath_absolute",
-            Sym::ipath_noscheme => "ipath_noscheme",
-            Sym::ipath_rootless => "ipath_rootless",
-            Sym::ipath_empty => "ipath_empty",
-            Sym::path_sep => "path_sep",
-            Sym::isegment => "isegment",
-            Sym::isegment_nz => "isegment_nz",
-            Sym::isegment_nz_nc => "isegment_nz_nc",
-            Sym::ipchar => "ipchar",
-            Sym::iquery => "iquery",
-            Sym::ifragment => "ifragment",
-            Sym::iunreserved => "iunreserved",
-            Sym::ucschar => "ucschar",
-            Sym::iprivate => "iprivate",
-            Sym::leiri_ucschar => "leiri_ucschar",
-        }
-    }
-
-    /// The rule's ABNF name.
-    pub(crate) fn abnf_name(self) -> &'static str {
-        match self {
-            Sym::URI => "URI",
-            Sym::hier_part => "hier-part",
-            Sym::URI_reference => "URI-reference",
-            Sym::absolute_URI => "absolute-URI",
-            Sym::relative_ref => "relative-ref",
-            Sym::relative_part => "relative-part",
-            Sym::scheme => "scheme",
-            Sym::authority => "authority",
-            Sym::userinfo => "userinfo",
-            Sym::host => "host",
-            Sym::port => "port",
-            Sym::IP_literal => "IP-literal",
-            Sym::IPvFuture => "IPvFuture",
-            Sym::IPv6address => "IPv6address",
-            Sym::h16 => "h16",
-            Sym::ls32 => "ls32",
-            Sym::IPv4address => "IPv4address",
-            Sym::dec_octet => "dec-octet",
-            Sym::reg_name => "reg-name",
-            Sym::path => "path",
-            Sym::path_abempty => "path-abempty",
-            Sym::path_absolute => "path-absolute",
-            Sym::path_noscheme => "path-noscheme",
-            Sym::path_rootless => "path-rootless",
-            Sym::path_empty => "path-empty",
-            Sym::segment => "segment",
-            Sym::segment_nz => "segment-nz",
-            Sym::segment_nz_nc => "segment-nz-nc",
-            Sym::pchar => "pchar",
-            Sym::query => "query",
-            Sym::fragment => "fragment",
-            Sym::pct_encoded => "pct-encoded",
-            Sym::unreserved => "unreserved",
-            Sym::reserved => "reserved",
-            Sym::gen_delims => "gen-delims",
-            Sym::sub_delims => "sub-delims",
-            Sym::ALPHA => "ALPHA",
-            Sym::DIGIT => "DIGIT",
-            Sym::HEXDIG => "HEXDIG",
-            Sym::IRI => "IRI",
-            Sym::ihier_part => "ihier-part",
-            Sym::IRI_reference => "IRI-reference",
-            Sym::absolute_IRI => "absolute-IRI",
-            Sym::irelative_ref => "irelative-ref",
-            Sym::irelative_part => "irelative-part",
-            Sym::iauthority => "iauthority",
-            Sym::iuserinfo => "iuserinfo",
-            Sym::ihost => "ihost",
-            Sym::pct_form => "pct-form",
-            Sym::ireg_name => "ireg-name",
-            Sym::ipath => "ipath",
-            Sym::ipath_abempty => "ipath-abempty",
-            Sym::ipath_absolute => "ipath-absolute",
-            Sym::ipath_noscheme => "ipath-noscheme",
-            Sym::ipath_rootless => "ipath-rootless",
-            Sym::ipath_empty => "ipath-empty",
-            Sym::path_sep => "path-sep",
-            Sym::isegment => "isegment",
-            Sym::isegment_nz => "isegment-nz",
-            Sym::isegment_nz_nc => "isegment-nz-nc",
-            Sym::ipchar => "ipchar",
-            Sym::iquery => "iquery",
-            Sym::ifragment => "ifragment",
-            Sym::iunreserved => "iunreserved",
-            Sym::ucschar => "ucschar",
-            Sym::iprivate => "iprivate",
-            Sym::leiri_ucschar => "leiri-ucschar",
-        }
-    }
-}
-
 /// The pest parser of the `rfc3987bis` profile: draft-ietf-iri-3987bis-13 (the default profile).
 pub(crate) mod rfc3987bis {
-    use super::Sym;
+    use crate::rule::Sym;
 
     #[derive(pest_derive::Parser)]
     #[grammar = "../grammar/rfc3986-for-iri.pest"]
@@ -399,7 +107,7 @@ pub(crate) mod rfc3987bis {
 
 /// The pest parser of the `rfc3987` profile: RFC 3987: iprivate without the tag range.
 pub(crate) mod rfc3987 {
-    use super::Sym;
+    use crate::rule::Sym;
 
     #[derive(pest_derive::Parser)]
     #[grammar = "../grammar/rfc3986-for-iri.pest"]
@@ -495,7 +203,7 @@ pub(crate) mod rfc3987 {
 
 /// The pest parser of the `rfc3986` profile: RFC 3986: ASCII URIs only.
 pub(crate) mod rfc3986 {
-    use super::Sym;
+    use crate::rule::Sym;
 
     #[derive(pest_derive::Parser)]
     #[grammar = "../grammar/rfc3986.pest"]
@@ -598,7 +306,7 @@ pub(crate) mod rfc3986 {
 
 /// The pest parser of the `leiri` profile: draft-ietf-iri-3987bis-13 §6.1: ucschar replaced by leiri-ucschar.
 pub(crate) mod leiri {
-    use super::Sym;
+    use crate::rule::Sym;
 
     #[derive(pest_derive::Parser)]
     #[grammar = "../grammar/rfc3986-for-iri.pest"]

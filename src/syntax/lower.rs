@@ -11,8 +11,9 @@ use core::net::{Ipv4Addr, Ipv6Addr};
 use pest::RuleType;
 use pest::iterators::Pair;
 
-use super::{Sym, Visit};
+use super::Visit;
 use crate::meta::{HostMeta, Meta, Slot, Span};
+use crate::rule::Sym;
 
 /// The [`Visit`] that lowers a parse into a [`Meta`].
 pub(crate) struct Lower;

@@ -17,12 +17,10 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 use pest::{Parser as _, RuleType};
 
-pub(crate) use generated::Sym;
-
 use crate::error::ParseError;
 use crate::fast::dead::Dfa;
 use crate::profile::Profile;
-use crate::rule::GrammarRule;
+use crate::rule::{GrammarRule, Sym};
 
 /// What to make of a successful parse: the pairs are handed over together
 /// with the table from the profile's `Rule` to [`Sym`].
@@ -70,9 +68,36 @@ fn parser_of(profile: Profile, sym: Sym) -> Profile {
     }
 }
 
-/// Whether `profile`'s grammar has `sym`.
-pub(crate) fn has_rule(profile: Profile, sym: Sym) -> bool {
+/// Whether `profile`'s parser has a `WHOLE_` wrapper for `sym`: what
+/// [`GrammarRule::is_in`] says from the rule's grammar file alone.
+#[cfg(test)]
+fn has_rule(profile: Profile, sym: Sym) -> bool {
     with_parser!(profile, sym, m => m::whole(sym).is_some())
+}
+
+impl GrammarRule {
+    /// Whether `input` matches this rule under `profile`, as a whole: the
+    /// verdict of [`IriRef::parse`](crate::IriRef::parse) and
+    /// [`Components::parse`](crate::Components::parse) without the
+    /// components or an error (the rule's DFA alone, for every rule of the
+    /// grammar). A rule by its 3987bis name stands for the profile's own
+    /// (`IRI-reference` is `URI-reference` under `rfc3986`); one the
+    /// profile does not have matches nothing.
+    ///
+    /// ```
+    /// use iribis::{GrammarRule, Profile};
+    ///
+    /// let bis = Profile::Rfc3987bis;
+    /// assert!(GrammarRule::IRI_REFERENCE.matches("../résumé#s", bis));
+    /// assert!(!GrammarRule::IRI.matches("../résumé#s", bis));
+    /// assert!(!GrammarRule::IRI.matches("http://例え.jp/", Profile::Rfc3986));
+    /// let ipv4 = GrammarRule::from_name("IPv4address").unwrap();
+    /// assert!(ipv4.matches("192.0.2.1", bis) && !ipv4.matches("192.0.2.256", bis));
+    /// ```
+    pub fn matches(self, input: &str, profile: Profile) -> bool {
+        crate::fast::dfa_accepts(input, self, profile)
+            .unwrap_or_else(|| pest_accepts(input, self, profile))
+    }
 }
 
 /// Parses `input` as a whole with `rule` under `profile` and visits the pair
@@ -178,5 +203,25 @@ impl Attempts {
         expected.sort();
         expected.dedup();
         Attempts { byte, expected }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rule table of `src/rule/sym.rs` says which profiles have a rule
+    /// as the parsers do.
+    #[test]
+    fn a_rule_is_in_the_profiles_whose_parsers_have_it() {
+        for rule in GrammarRule::all() {
+            for profile in Profile::ALL {
+                assert_eq!(
+                    rule.is_in(profile),
+                    has_rule(profile, rule.0),
+                    "{rule} in {profile}"
+                );
+            }
+        }
     }
 }

@@ -23,8 +23,8 @@ fn pest_view(input: &str, rule: GrammarRule, profile: Profile) -> Option<String>
     if !iribis::pest_accepts(input, rule, profile) {
         return None;
     }
-    let Ok(c) = Components::parse(input, rule, profile) else {
-        return Some("pest accepts, Components::parse rejects".to_owned());
+    let Ok(c) = Components::parse_by_pest(input, rule, profile) else {
+        return Some("pest accepts, its lowering rejects".to_owned());
     };
     Some(format!(
         "scheme={:?} authority={:?} userinfo={:?} host={:?} host_str={:?} port={:?} path={:?} query={:?} fragment={:?}",
@@ -60,9 +60,42 @@ fn check_one(input: &str, profile: Profile) -> Result<(), String> {
     check(input, profile, true)
 }
 
+/// What a parse gives, for comparison: the components, or the error's
+/// position, component and message.
+fn outcome(result: Result<Components<'_>, iribis::ParseError>) -> Result<Components<'_>, String> {
+    result.map_err(|e| {
+        format!(
+            "byte {} char {} in {}: {}",
+            e.byte(),
+            e.char(),
+            e.component(),
+            e.message()
+        )
+    })
+}
+
+/// `Components::parse`, which takes the fast path at the reference rules,
+/// answers as pest's parse and lowering do: the same components, or the
+/// same error.
+fn same_as_pest(input: &str, profile: Profile) -> Result<(), String> {
+    for &rule in GrammarRule::references() {
+        let fast = outcome(Components::parse(input, rule, profile));
+        let pest = outcome(Components::parse_by_pest(input, rule, profile));
+        if fast != pest {
+            return Err(format!(
+                "{input:?} under {profile} at {rule}: Components::parse {fast:?}, pest {pest:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// As [`check_one`]; `narrow` adds the checks of `Iri`, `AbsoluteIri` and
-/// `RelativeRef`.
+/// `RelativeRef`, and of `Components::parse` at every reference rule.
 fn check(input: &str, profile: Profile, narrow: bool) -> Result<(), String> {
+    if narrow {
+        same_as_pest(input, profile)?;
+    }
     let opts = ParseOptions::new().profile(profile);
     let reference = pest_view(input, GrammarRule::IRI_REFERENCE, profile);
     let dfa = iribis::dfa_accepts(input, GrammarRule::IRI_REFERENCE, profile)
@@ -167,6 +200,20 @@ fn check_corpus(lines: &[String]) {
             lines.iter().step_by(16),
             &[Profile::Rfc3987bis, Profile::Rfc3986],
             false,
+        );
+        // `Components::parse` at every reference rule, on other lines.
+        let failures: Vec<String> = lines
+            .iter()
+            .skip(8)
+            .step_by(16)
+            .flat_map(|l| Profile::ALL.map(|p| same_as_pest(l, p)))
+            .filter_map(Result::err)
+            .collect();
+        assert!(
+            failures.is_empty(),
+            "{} disagreements, first: {:?}",
+            failures.len(),
+            failures.first()
         );
     } else {
         check_many(lines.iter(), &Profile::ALL, true);

@@ -16,7 +16,7 @@
 //! as a string is one (a `TypeError` otherwise): the glue copies whatever it
 //! is given into the module's memory as if it were a string.
 
-use iribis::check::{CheckOptions, Code, Preset, Severities, Severity};
+use iribis::check::{CheckOptions, Preset, Severities};
 use iribis::convert::{ConvertError, ToIriOptions, ToUriOptions};
 use iribis::normalize::Level;
 use iribis::readings::{ReadHost, Reader, Reading};
@@ -368,19 +368,10 @@ impl Options {
         let profile = self.profile()?;
         let rule = match self.string("rule")? {
             None => GrammarRule::IRI_REFERENCE,
-            Some(name) => GrammarRule::from_name(&name).ok_or_else(|| {
-                range_error(&format!(
-                    "unknown rule {name:?}: use an ABNF rule name such as IRI-reference, IRI, absolute-IRI, ihost or IPv6address"
-                ))
-            })?,
+            Some(name) => {
+                GrammarRule::lookup(&name, profile).map_err(|e| range_error(&e.to_string()))?
+            }
         };
-        let rule = rule.in_profile(profile).ok_or_else(|| {
-            range_error(&format!(
-                "the {} profile has no rule {}",
-                profile.name(),
-                rule.abnf_name()
-            ))
-        })?;
         Ok((profile, rule))
     }
 }
@@ -440,14 +431,6 @@ impl Validator {
 pub fn parse(s: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let (profile, rule) = Options::new(options)?.start()?;
     let c = Components::parse(s, rule, profile).map_err(|e| parse_error(&e))?;
-    let reference = ["IRI-reference", "IRI", "absolute-IRI", "irelative-ref"]
-        .iter()
-        .chain(&["URI-reference", "URI", "absolute-URI", "relative-ref"])
-        .any(|n| *n == rule.abnf_name());
-    let path = match (c.path(), reference) {
-        (None, true) => Some(""),
-        (path, _) => path,
-    };
     let o: JsValue = Object::new().into();
     set(&o, "input", s);
     set(&o, "scheme", nullable(c.scheme()));
@@ -462,53 +445,42 @@ pub fn parse(s: &str, options: JsValue) -> Result<JsValue, JsValue> {
         "portNumber",
         number.map_or(JsValue::NULL, JsValue::from),
     );
-    set(&o, "path", nullable(path));
+    set(&o, "path", nullable(c.path()));
     set(&o, "query", nullable(c.query()));
     set(&o, "fragment", nullable(c.fragment()));
     Ok(o)
 }
 
-/// A severity by name.
-fn severity_of(name: &str) -> Result<Severity, JsValue> {
-    name.parse()
-        .map_err(|e: iribis::UnknownName| range_error(&e.to_string()))
-}
-
-fn preset_of(name: &str) -> Result<Preset, JsValue> {
-    name.parse()
-        .map_err(|e: iribis::UnknownName| range_error(&e.to_string()))
-}
-
 /// The check options: `profile`, and `severities` as a preset name or an
 /// object of code names to severity names (with an optional `preset`).
 fn check_options(options: &Options) -> Result<CheckOptions, JsValue> {
+    let unknown = |e: iribis::UnknownName| range_error(&e.to_string());
     let profile = options.profile()?;
     let severities = match options.get("severities")? {
         None => return Ok(CheckOptions::new().profile(profile)),
-        Some(v) if v.is_string() => Severities::new(preset_of(&v.as_string().unwrap_or_default())?),
+        Some(v) if v.is_string() => Severities::new(
+            v.as_string()
+                .unwrap_or_default()
+                .parse::<Preset>()
+                .map_err(unknown)?,
+        ),
         Some(v) if v.is_object() => {
             let map = Options(Some(v.clone()));
-            let mut s = match map.string("preset")? {
-                Some(p) => Severities::new(preset_of(&p)?),
-                None => Severities::new(Preset::Default),
-            };
+            let mut pairs = Vec::new();
             for key in Object::keys(&Object::from(v)).iter() {
                 let key = key.as_string().unwrap_or_default();
-                if key == "preset" {
-                    continue;
+                match map.string(&key)? {
+                    // A preset of null or undefined is the default one.
+                    None if key == "preset" => {}
+                    value => pairs.push((key, value.unwrap_or_default())),
                 }
-                let code = Code::from_name(&key).ok_or_else(|| {
-                    range_error(&format!("unknown code {key:?}: see `iri check --explain`"))
-                })?;
-                let severity = map.string(&key)?.unwrap_or_default();
-                s = s.set(code, severity_of(&severity)?);
             }
-            s
+            Severities::from_pairs(pairs).map_err(unknown)?
         }
         Some(_) => {
             return Err(type_error(
                 "severities must be a preset name or an object of code names to severities",
-            ))
+            ));
         }
     };
     Ok(CheckOptions::new().profile(profile).severities(severities))

@@ -519,7 +519,7 @@ pub(crate) fn parse_with(
                 let mut fields = Map::new();
                 // A reference-level rule has every key, null when absent.
                 if parts.iter().any(|(k, _)| *k == "path") {
-                    for k in crate::parse::COMPONENT_KEYS {
+                    for k in iribis::Components::KEYS {
                         fields.insert(k.into(), Value::Null);
                     }
                 }

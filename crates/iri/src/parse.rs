@@ -3,6 +3,7 @@
 use std::ffi::OsString;
 use std::io;
 
+use iribis::readings::ReadingsJson;
 use iribis::render::escape_invisible;
 use iribis::{Components, GrammarRule, IriRef, ParseOptions, Profile};
 use serde_json::{Map, Value};
@@ -102,14 +103,10 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
                 Err(e) => Answer::failed(Failure::parse(e)),
             };
         }
-        // The reference rule takes the fast path (the DFA, then the
-        // delimiters); any other rule the parse tree's lowering.
-        let result = if rule == GrammarRule::IRI_REFERENCE {
-            IriRef::parse_with(text, &options).map(Components::from)
-        } else {
-            Components::parse(text, rule, args.profile)
-        };
-        match result {
+        // The library takes the fast path (the DFA, then the delimiters)
+        // for the reference rules, and the parse tree's lowering for any
+        // other rule.
+        match Components::parse(text, rule, args.profile) {
             Ok(_) if args.readings => {
                 let r = match IriRef::parse_with(text, &options) {
                     Ok(r) => r,
@@ -118,7 +115,9 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
                 let all = iribis::readings::readings(&r);
                 if args.json {
                     let mut m = fields(&Components::from(r));
-                    crate::readings::add_json(&mut m, text, &all);
+                    if let Value::Object(more) = json_of(ReadingsJson::new(text, &all)) {
+                        m.extend(more);
+                    }
                     Answer::ok(m, String::new())
                 } else {
                     Answer::ok(Map::new(), crate::readings::side_by_side(text, &all))
@@ -131,26 +130,15 @@ pub(crate) fn run(args: Args) -> io::Result<Outcome> {
     })
 }
 
-fn opt(s: Option<&str>) -> Value {
-    s.map_or(Value::Null, |s| Value::String(s.to_owned()))
+/// The library's serialization of `value` (`docs/schema/components.json`).
+fn json_of(value: impl serde::Serialize) -> Value {
+    serde_json::to_value(value).unwrap_or_else(|e| unreachable!("components serialize: {e}"))
 }
 
-/// The JSON keys of the components, in the order every command writes
-/// them ([`Fields::json`] writes the same, as constant byte strings).
-pub(crate) const COMPONENT_KEYS: [&str; 9] = [
-    "scheme",
-    "authority",
-    "userinfo",
-    "host",
-    "host_type",
-    "port",
-    "path",
-    "query",
-    "fragment",
-];
-
 /// The JSON fields of a valid IRI reference, borrowed from it: every
-/// component key, null when the component is absent.
+/// component key, null when the component is absent. The library's
+/// serialization of [`Components`], written faster (a test holds the two
+/// to the same bytes).
 struct Fields<'a> {
     scheme: Option<&'a str>,
     authority: Option<&'a str>,
@@ -215,29 +203,14 @@ impl<'a> Fields<'a> {
     }
 }
 
-/// The JSON fields of a valid input. For the reference-level rules every
-/// component key is present (null when absent); below that level, only the
-/// components the rule has.
+/// The JSON fields of a valid input, as the library serializes its
+/// components: for the reference-level rules every component key (null
+/// when absent); below that level, only the components the rule has.
 fn fields(c: &Components<'_>) -> Map<String, Value> {
-    let mut m = Map::new();
-    let full = c.path().is_some();
-    let values = [
-        c.scheme(),
-        c.authority(),
-        c.userinfo(),
-        c.host_str(),
-        c.host().map(|h| h.kind_name()),
-        c.port(),
-        c.path(),
-        c.query(),
-        c.fragment(),
-    ];
-    for (k, v) in COMPONENT_KEYS.into_iter().zip(values) {
-        if full || v.is_some() {
-            m.insert(k.into(), opt(v));
-        }
+    match json_of(c) {
+        Value::Object(m) => m,
+        other => unreachable!("components serialize as an object, not {other}"),
     }
-    m
 }
 
 /// The input and its components, one per line, escaped for a terminal.
@@ -262,4 +235,101 @@ fn human(input: &str, c: &Components<'_>) -> String {
     row("query", c.query(), None);
     row("fragment", c.fragment(), None);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iribis::readings::readings;
+    use serde_json::json;
+
+    /// The lines of a benchmark corpus.
+    fn corpus(name: &str) -> Vec<String> {
+        let path = format!("{}/../../benches/data/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        text.lines().map(str::to_owned).collect()
+    }
+
+    fn corpora() -> Vec<String> {
+        let mut lines = corpus("kasztp-urls.txt");
+        lines.extend(corpus("mixed-iris-20k.txt"));
+        lines
+    }
+
+    /// The hand-written JSON of the common case is the library's
+    /// serialization of the components, byte for byte.
+    #[test]
+    fn the_fast_writer_writes_the_library_json() {
+        let mut checked = 0;
+        for line in corpora() {
+            let Ok(r) = IriRef::parse(&line) else {
+                continue;
+            };
+            let plain = output::is_json_plain(&line);
+            let mut fast = b"{".to_vec();
+            fast.extend(Fields::of_ref(&r).json(plain));
+            fast.push(b'}');
+            let library = serde_json::to_string(&Components::from(r)).unwrap();
+            assert_eq!(String::from_utf8(fast).unwrap(), library, "{line:?}");
+            checked += 1;
+        }
+        assert!(checked > 60_000, "{checked} references");
+    }
+
+    fn validator(def: Option<&str>) -> jsonschema::Validator {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/schema/components.json"
+        );
+        let mut schema: Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        if let Some(def) = def {
+            schema = json!({ "$defs": schema["$defs"].take(), "$ref": format!("#/$defs/{def}") });
+        }
+        jsonschema::validator_for(&schema).unwrap()
+    }
+
+    fn assert_valid(v: &jsonschema::Validator, value: &Value) {
+        let errors: Vec<String> = v.iter_errors(value).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{value}: {errors:#?}");
+    }
+
+    /// The library's components, at the reference rules and below, and its
+    /// readings, match docs/schema/components.json.
+    #[test]
+    fn the_library_json_matches_its_schema() {
+        let components = validator(None);
+        let by_reader = validator(Some("readings"));
+        let rules: Vec<GrammarRule> = ["iauthority", "ihost", "ipath", "iquery", "scheme"]
+            .iter()
+            .map(|n| GrammarRule::from_name(n).unwrap())
+            .chain(GrammarRule::references().iter().copied())
+            .collect();
+        for (i, line) in corpora().iter().enumerate() {
+            if let Ok(r) = IriRef::parse(line.as_str()) {
+                assert_valid(&components, &json_of(Components::from(r)));
+                if i % 8 == 0 {
+                    assert_valid(&by_reader, &json_of(ReadingsJson::new(line, &readings(&r))));
+                }
+            }
+            if i % 64 == 0 {
+                for &rule in &rules {
+                    for part in [line.as_str(), line.split('/').nth(2).unwrap_or("")] {
+                        if let Ok(c) = Components::parse(part, rule, Profile::Rfc3987bis) {
+                            assert_valid(&components, &json_of(c));
+                        }
+                    }
+                }
+            }
+        }
+        // Each reader's shape, rejections included.
+        let input = "http://a.b.c.1.2.3.4/%2e%2e/x";
+        let all = readings(&IriRef::parse(input).unwrap());
+        let value = json_of(ReadingsJson::new(input, &all));
+        assert_eq!(
+            value["readings"]["whatwg"],
+            json!({"error": "invalid IPv4 address"})
+        );
+        assert_valid(&by_reader, &value);
+    }
 }

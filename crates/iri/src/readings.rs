@@ -1,9 +1,9 @@
 //! `iri parse --readings`: every reader's components side by side, the
-//! ones that differ marked; or, with `--json`, the same as data.
+//! ones that differ marked (with `--json`, the library's
+//! `readings::ReadingsJson` gives the same as data).
 
-use iribis::readings::{Difference, ReadHost, Reader, Reading, Readings};
+use iribis::readings::{Difference, ReadHost, Reading, Readings};
 use iribis::render::escape_invisible;
-use serde_json::{Map, Value, json};
 use unicode_width::UnicodeWidthStr;
 
 /// The rows of the table: a component's name, and how to read it.
@@ -153,56 +153,4 @@ pub(crate) fn side_by_side(input: &str, all: &Readings) -> String {
         ));
     }
     out
-}
-
-fn reading_json(r: &Reading) -> Value {
-    let opt = |s: &Option<String>| s.as_ref().map_or(Value::Null, |s| Value::String(s.clone()));
-    json!({
-        "scheme": opt(&r.scheme),
-        "userinfo": opt(&r.userinfo),
-        "host": r.host.as_ref().map_or(Value::Null, |h| Value::String(h.to_string())),
-        "host_type": r.host.as_ref().map_or(Value::Null, |h| Value::String(h.kind_name().into())),
-        "address_class": r.host.as_ref().and_then(ReadHost::address_class).map_or(Value::Null, |c| Value::String(c.name().into())),
-        "port": opt(&r.port),
-        "path": opt(&r.path),
-        "query": opt(&r.query),
-        "fragment": opt(&r.fragment),
-    })
-}
-
-/// Adds `readings` (one object per reader: its components, or `{"error":
-/// …}` when it rejects the input, `null` when it does not read it) and
-/// `differences` (the `READING_` findings) to a `parse --json` answer.
-pub(crate) fn add_json(m: &mut Map<String, Value>, input: &str, all: &Readings) {
-    let mut readings = Map::new();
-    for reader in Reader::ALL {
-        readings.insert(reader.name().into(), Value::Null);
-    }
-    for (reader, reading) in all.all() {
-        let value = match reading {
-            Ok(r) => reading_json(r),
-            Err(rejection) => json!({ "error": rejection.message }),
-        };
-        readings.insert(reader.name().into(), value);
-    }
-    m.insert("readings".into(), Value::Object(readings));
-    let differences: Vec<Value> = all
-        .differences()
-        .iter()
-        .map(|d| {
-            let detail = all.detail(d);
-            json!({
-                "code": d.code.name(),
-                "component": d.component.name(),
-                "byte": d.start,
-                "char": input.get(..d.start).map_or(0, |s| s.chars().count()),
-                "len": input.get(d.start..d.end).map_or(0, |s| s.chars().count()),
-                "readers": d.readers.iter().map(|r| r.name()).collect::<Vec<_>>(),
-                "reached": detail.reached,
-                "address_class": detail.address_class.map(|c| c.name()),
-                "message": d.message,
-            })
-        })
-        .collect();
-    m.insert("differences".into(), Value::Array(differences));
 }

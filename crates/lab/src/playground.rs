@@ -252,13 +252,8 @@ fn grammar_of(
 /// assert!(start_rule(&g, "ip-litral", "built-in").unwrap_err().ends_with("did you mean IP-literal?"));
 /// ```
 pub fn start_rule<'g>(g: &'g PestGrammar, rule: &str, name: &str) -> Result<&'g str, String> {
-    let uri = match rule.replace('_', "-").to_ascii_lowercase().as_str() {
-        "iri-reference" => "URI-reference",
-        "iri" => "URI",
-        "absolute-iri" => "absolute-URI",
-        "irelative-ref" => "relative-ref",
-        _ => rule,
-    };
+    let uri = iribis::GrammarRule::from_name(rule)
+        .map_or(rule, |r| r.for_profile(Profile::Rfc3986).abnf_name());
     g.resolve(rule).or_else(|| g.resolve(uri)).ok_or_else(|| {
         let close: Vec<String> = g
             .suggest(rule)

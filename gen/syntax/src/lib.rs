@@ -7,8 +7,10 @@
 //! - `grammar/rfc3986-for-iri.pest`: the rules of `rfc3986.pest` that the
 //!   IRI rules use, which the IRI profiles' parsers are derived from
 //!   instead of the whole file;
+//! - `src/rule/sym.rs`: the library's own rule names (`Sym`) and the
+//!   grammars that have each;
 //! - `src/syntax/generated.rs`: the four pest parsers and the tables
-//!   between their `Rule` enums and the library's own rule names.
+//!   between their `Rule` enums and those names.
 //!
 //! It uses the standard library alone, so that it runs when the library
 //! does not compile: after a rule is added to or renamed in a grammar, the
@@ -182,37 +184,73 @@ struct ParserRules {
     wholes: Vec<String>,
 }
 
-fn generated_rs(all: &[String], per_profile: &[ParserRules]) -> String {
+/// `src/rule/sym.rs`: [`Sym`], the crate's one list of rule names, and the
+/// grammars that have each rule. It uses nothing else of the crate, so that
+/// every module can name rules without importing the parsers.
+fn sym_rs(uri: &[String], iri: &[String], leiri: &[String]) -> String {
+    let all: Vec<&String> = uri.iter().chain(iri).chain(leiri).collect();
     let mut out = format!("// {HEADER}\n\n");
-    out.push_str("//! The pest parsers of the four profiles and the tables between their\n");
-    out.push_str("//! `Rule` enums and [`Sym`], the one list of rule names the rest of the\n");
-    out.push_str("//! crate uses.\n//!\n");
-    out.push_str("//! The IRI profiles' parsers have RFC 3986's rules only as far as the IRI\n");
-    out.push_str("//! rules use them (`grammar/rfc3986-for-iri.pest`), and no `WHOLE_` wrappers\n");
-    out.push_str("//! for them: an RFC 3986 rule is the same in every profile, and is parsed\n");
-    out.push_str("//! by the `rfc3986` parser under any of them.\n\n");
+    out.push_str("//! The rules of the grammar by name: [`Sym`], the one list of rule names the\n");
+    out.push_str("//! rest of the crate uses, and which grammars have each rule.\n\n");
     out.push_str(
         "/// A rule of the grammar, by its pest name (the ABNF name with `-` written `_`).\n",
     );
     out.push_str("#[allow(non_camel_case_types, clippy::upper_case_acronyms)]\n");
     out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]\n");
     out.push_str("pub(crate) enum Sym {\n");
-    for r in all {
+    for r in &all {
         writeln!(out, "    {r},").unwrap();
     }
-    out.push_str("}\n\nimpl Sym {\n    /// Every rule, in grammar order.\n    pub(crate) const ALL: &'static [Sym] = &[\n");
-    for r in all {
+    out.push_str("}\n\n");
+    out.push_str("/// The grammar files that define a rule.\n");
+    out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq)]\n");
+    out.push_str("pub(crate) enum Origin {\n");
+    out.push_str("    /// `rfc3986.pest`: RFC 3986 Appendix A, in every profile.\n    Rfc3986,\n");
+    out.push_str(
+        "    /// `iri.pest` and `ucschar-*.pest`: the IRI rules, in the IRI profiles.\n    Iri,\n",
+    );
+    out.push_str(
+        "    /// `ucschar-leiri.pest` alone: in the `leiri` profile only.\n    Leiri,\n}\n",
+    );
+    out.push_str("\nimpl Sym {\n    /// Every rule, in grammar order.\n    pub(crate) const ALL: &'static [Sym] = &[\n");
+    for r in &all {
         writeln!(out, "        Sym::{r},").unwrap();
     }
+    out.push_str("    ];\n\n    /// Every rule's ABNF name, in grammar order.\n    pub(crate) const ABNF_NAMES: &'static [&'static str] = &[\n");
+    for r in &all {
+        writeln!(out, "        \"{}\",", r.replace('_', "-")).unwrap();
+    }
     out.push_str("    ];\n\n    /// The rule's pest name.\n    pub(crate) fn pest_name(self) -> &'static str {\n        match self {\n");
-    for r in all {
+    for r in &all {
         writeln!(out, "            Sym::{r} => \"{r}\",").unwrap();
     }
     out.push_str("        }\n    }\n\n    /// The rule's ABNF name.\n    pub(crate) fn abnf_name(self) -> &'static str {\n        match self {\n");
-    for r in all {
+    for r in &all {
         writeln!(out, "            Sym::{r} => \"{}\",", r.replace('_', "-")).unwrap();
     }
+    out.push_str("        }\n    }\n\n    /// The grammar files that define the rule.\n    pub(crate) fn origin(self) -> Origin {\n        match self {\n");
+    for (rules, origin) in [(uri, "Rfc3986"), (iri, "Iri"), (leiri, "Leiri")] {
+        let arms: Vec<String> = rules.iter().map(|r| format!("Sym::{r}")).collect();
+        writeln!(
+            out,
+            "            {} => Origin::{origin},",
+            arms.join("\n            | ")
+        )
+        .unwrap();
+    }
     out.push_str("        }\n    }\n}\n");
+    out
+}
+
+fn generated_rs(per_profile: &[ParserRules]) -> String {
+    let mut out = format!("// {HEADER}\n\n");
+    out.push_str("//! The pest parsers of the four profiles and the tables between their\n");
+    out.push_str("//! `Rule` enums and [`Sym`], the one list of rule names the rest of the\n");
+    out.push_str("//! crate uses (`src/rule/sym.rs`).\n//!\n");
+    out.push_str("//! The IRI profiles' parsers have RFC 3986's rules only as far as the IRI\n");
+    out.push_str("//! rules use them (`grammar/rfc3986-for-iri.pest`), and no `WHOLE_` wrappers\n");
+    out.push_str("//! for them: an RFC 3986 rule is the same in every profile, and is parsed\n");
+    out.push_str("//! by the `rfc3986` parser under any of them.\n");
     for (p, parser) in PROFILES.iter().zip(per_profile) {
         writeln!(
             out,
@@ -221,7 +259,7 @@ fn generated_rs(all: &[String], per_profile: &[ParserRules]) -> String {
         )
         .unwrap();
         writeln!(out, "pub(crate) mod {} {{", p.module).unwrap();
-        out.push_str("    use super::Sym;\n\n    #[derive(pest_derive::Parser)]\n");
+        out.push_str("    use crate::rule::Sym;\n\n    #[derive(pest_derive::Parser)]\n");
         for f in p.files {
             writeln!(out, "    #[grammar = \"../grammar/{f}\"]").unwrap();
         }
@@ -279,7 +317,6 @@ pub fn files(root: &Path) -> Result<Vec<(String, String)>, String> {
         write!(for_iri_file, "\n{paragraph}\n").unwrap();
     }
     let reused = for_iri.iter().map(|&(name, _)| name.to_string());
-    let all: Vec<String> = uri.iter().chain(&iri).chain(&leiri).cloned().collect();
     // rfc3987bis and rfc3987 differ only in ucschar-*.pest's rules' bodies.
     let iri_parser = ParserRules {
         rules: reused.chain(iri.iter().cloned()).collect(),
@@ -308,10 +345,8 @@ pub fn files(root: &Path) -> Result<Vec<(String, String)>, String> {
             whole_file("ucschar-leiri.pest", &leiri),
         ),
         ("grammar/rfc3986-for-iri.pest".into(), for_iri_file),
-        (
-            "src/syntax/generated.rs".into(),
-            generated_rs(&all, &per_profile),
-        ),
+        ("src/rule/sym.rs".into(), sym_rs(&uri, &iri, &leiri)),
+        ("src/syntax/generated.rs".into(), generated_rs(&per_profile)),
     ])
 }
 

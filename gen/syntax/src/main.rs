@@ -1,6 +1,6 @@
-//! `cargo run -p iribis-gen-syntax`: writes `grammar/whole-*.pest` and
-//! `src/syntax/generated.rs` from the rule names of `grammar/*.pest`, into
-//! the repository this crate sits in.
+//! `cargo run -p iribis-gen-syntax`: writes `grammar/whole-*.pest`,
+//! `src/rule/sym.rs` and `src/syntax/generated.rs` from the rule names of
+//! `grammar/*.pest`, into the repository this crate sits in.
 
 use std::path::Path;
 

@@ -110,8 +110,16 @@ pub mod dfa;
 mod edit;
 mod error;
 mod fast;
+pub mod file;
 pub mod grammar;
 mod host;
+#[cfg(any(
+    feature = "url",
+    feature = "http",
+    feature = "oxiri",
+    feature = "fluent-uri"
+))]
+pub mod interop;
 mod iri;
 mod meta;
 pub mod normalize;

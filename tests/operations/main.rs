@@ -4,5 +4,7 @@
 mod common;
 
 mod convert;
+mod file;
+mod interop;
 mod normalize;
 mod resolve;

@@ -91,7 +91,7 @@ impl<T: Storage> TryFrom<&Iri<T>> for http::Uri {
 /// assert_eq!(r, "//example.com:443");
 /// assert_eq!(r.port(), Some("443"));
 /// let e = IriRef::try_from(&"/a{b}".parse::<http::Uri>()?).unwrap_err();
-/// assert!(e.to_string().starts_with("the http::Uri \"/a{b}\" is not an IRI reference (3987bis §2.2, ipath)"));
+/// assert!(e.to_string().starts_with("the http::Uri \"/a{b}\" is not an IRI reference (3987bis §2.2, path)"), "{e}");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 impl TryFrom<&http::Uri> for IriRef<String> {

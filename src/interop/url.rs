@@ -57,7 +57,7 @@ impl<T: Storage> TryFrom<&Iri<T>> for url::Url {
 /// let e = IriRef::try_from(&url).unwrap_err();
 /// assert_eq!(
 ///     e.to_string(),
-///     "the url::Url \"http://h/a|b\" is not an IRI reference (3987bis §2.2, ipath): invalid IRI reference at character 10: '|' is not allowed in a path: percent-encode it as %7C"
+///     "the url::Url \"http://h/a|b\" is not an IRI reference (3987bis §2.2, path): invalid IRI reference at character 10: '|' (U+007C) is not allowed in a path: percent-encode it as %7C"
 /// );
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -496,8 +496,8 @@ impl Iri<String> {
     ///
     /// let dir = Iri::from_directory_path("/srv/www")?;
     /// assert_eq!(dir, "file:///srv/www/");
-    /// let page = iribis::resolve(&dir, &IriRef::parse("index.html").unwrap());
-    /// assert_eq!(page.as_str(), "file:///srv/www/index.html");
+    /// let page = dir.resolve(&IriRef::parse("index.html").unwrap());
+    /// assert_eq!(page, "file:///srv/www/index.html");
     /// # }
     /// # Ok::<(), iribis::file::FilePathError>(())
     /// ```

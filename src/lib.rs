@@ -33,7 +33,9 @@
 //!    [`convert`] (IRI → URI and URI → IRI, 3987bis §3 and §5), [`check`](mod@check)
 //!    (the conformance checker and its catalogue of codes) and [`render`]
 //!    (showing inputs safely on a terminal). [`dfa`] walks the DFA of any
-//!    rule, and [`grammar`] holds the grammar's own files.
+//!    rule, and [`grammar`] holds the grammar's own files. [`file`] maps
+//!    file paths to `file:` IRIs and back (RFC 8089), and `interop`
+//!    converts to and from other crates' types (behind their features).
 //!
 //! # Terminology
 //!
@@ -72,6 +74,15 @@
 //! - `serde`: `Serialize` and `Deserialize` for the reference types, as strings;
 //!   `Serialize` for the checker's findings and reports, as `iri check --json`
 //!   writes them.
+//! - `url`, `http`, `oxiri`, `fluent-uri`: `TryFrom` both ways between the
+//!   reference types and `url::Url`, `http::Uri`, `oxiri::Iri` and
+//!   `oxiri::IriRef`, and fluent-uri's `Uri`, `UriRef`, `Iri` and `IriRef`
+//!   (`iribis::interop`, with its `InteropError`).
+//!   The URI types get the reference's URI form (3987bis §3); the
+//!   module's docs say where url's WHATWG reading parts from 3987bis.
+//!
+//! Without a feature, [`file`] converts file paths (POSIX and Windows) to
+//! `file:` IRIs and back (RFC 8089); it needs `std`.
 //!
 //! # The crates built on it
 //!

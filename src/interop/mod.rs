@@ -1,6 +1,7 @@
 //! Conversions between the reference types and the types other crates
-//! take, each behind its feature: `url` ([`url::Url`]), `http`
-//! ([`http::Uri`]), `oxiri` ([`oxiri::Iri`], [`oxiri::IriRef`]) and
+//! take, each behind its feature: `url` ([`url::Url`](::url::Url)), `http`
+//! ([`http::Uri`](::http::Uri)), `oxiri` ([`oxiri::Iri`](::oxiri::Iri),
+//! [`oxiri::IriRef`](::oxiri::IriRef)) and
 //! `fluent-uri` (fluent-uri's `Uri`, `UriRef`, `Iri` and `IriRef`).
 //!
 //! Every conversion is a `TryFrom`, both ways, and every failure is an

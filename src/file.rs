@@ -49,7 +49,8 @@
 //! removed first, as IRI resolution does (RFC 3986 §5.2.4). On Windows a
 //! name that only a verbatim path reaches (a trailing `.` or space, a
 //! device name) or a path of 260 characters or more gets the `\\?\`
-//! prefix.
+//! prefix. The characters Windows refuses in a name (`<>:"|?*`) come
+//! back as they are: the system refuses them where the path is used.
 //!
 //! ```
 //! use iribis::Iri;
@@ -191,7 +192,7 @@ impl fmt::Display for FilePathError {
             Query => "a file IRI has no query (RFC 8089 §2)",
             EncodedSeparator => "a segment holds a percent-encoded '/' (%2F, or '\\' as %5C on Windows) or NUL (%00), which no file name holds",
             NoDrive => "a Windows path needs a drive letter (file:///C:/x) or a server (file://server/share/x) (RFC 8089 Appendix E.2, E.3)",
-            NotRelativePath => "a relative reference makes a relative path only when it has no authority and its path does not start with '/'",
+            NotRelativePath => "a relative reference makes a relative path only when it has no authority and its path starts neither with '/' nor, for Windows, with a drive (c:)",
         })
     }
 }
@@ -772,6 +773,13 @@ impl<T: Storage> IriRef<T> {
             .collect::<Result<_, _>>()
             .map_err(|_| err(FilePathErrorKind::NotUnicode))?;
         if !read.absolute {
+            // `c%3Ax` would come back as `c:x`, relative to a drive.
+            if names
+                .first()
+                .is_some_and(|n| n.len() >= 2 && n.is_char_boundary(2) && is_drive(&n[..2]))
+            {
+                return Err(err(FilePathErrorKind::NotRelativePath));
+            }
             return Ok(names.join("\\"));
         }
         // The root: a server (the host, or E.3.2's `file:////server/...`)

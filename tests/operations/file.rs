@@ -291,6 +291,12 @@ fn relative_references() {
     let r = IriRef::parse("../a%20b/c").unwrap();
     assert_eq!(r.to_posix_path().unwrap(), b"../a b/c");
     assert_eq!(r.to_windows_path().unwrap(), r"..\a b\c");
+    // A relative path on Windows that a drive would take.
+    let e = IriRef::parse("c%3Ax")
+        .unwrap()
+        .to_windows_path()
+        .unwrap_err();
+    assert_eq!(e.kind(), K::NotRelativePath);
     for r in ["//h/x", "/x", "?q"] {
         assert!(IriRef::parse(r).unwrap().to_posix_path().is_err(), "{r}");
     }

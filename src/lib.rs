@@ -37,7 +37,9 @@
 //!    [`convert`] (IRI → URI and URI → IRI, 3987bis §3 and §5), [`check`](mod@check)
 //!    (the conformance checker and its catalogue of codes) and [`render`]
 //!    (showing inputs safely on a terminal). [`dfa`] walks the DFA of any
-//!    rule, and [`grammar`] holds the grammar's own files.
+//!    rule, and [`grammar`] holds the grammar's own files. [`file`] maps
+//!    file paths to `file:` IRIs and back (RFC 8089), and `interop`
+//!    converts to and from other crates' types (behind their features).
 //!
 //! # Literals and storage
 //!
@@ -126,6 +128,14 @@
 //!   `Serialize` for the checker's findings and reports, as `iri check --json`
 //!   writes them, and for [`Components`] and the readings, as `iri parse
 //!   --json` writes them (`docs/schema/components.json`).
+//! - `url`, `http`, `oxiri`, `fluent-uri`: `TryFrom` both ways between the
+//!   reference types and `url::Url`, `http::Uri`, `oxiri::Iri` and
+//!   `oxiri::IriRef`, and fluent-uri's `Uri`, `UriRef`, `Iri` and `IriRef`
+//!   (`iribis::interop`, with its `InteropError`).
+//!   The URI types get the reference's URI form (3987bis §3); the
+//!   module's docs say where url's WHATWG reading parts from 3987bis.
+//! - `std` (default): [`file`] converts file paths (POSIX and Windows) to
+//!   `file:` IRIs and back (RFC 8089).
 //!
 //! ## Without std
 //!
@@ -216,8 +226,17 @@ mod edit;
 pub mod encode;
 mod error;
 mod fast;
+#[cfg(feature = "std")]
+pub mod file;
 pub mod grammar;
 mod host;
+#[cfg(any(
+    feature = "url",
+    feature = "http",
+    feature = "oxiri",
+    feature = "fluent-uri"
+))]
+pub mod interop;
 mod iri;
 mod literal;
 mod meta;

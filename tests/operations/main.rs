@@ -5,5 +5,7 @@ mod common;
 
 mod convert;
 mod encode;
+mod file;
+mod interop;
 mod normalize;
 mod resolve;

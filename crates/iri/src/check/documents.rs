@@ -60,8 +60,8 @@ impl DocFormat {
     }
 }
 
-/// The `file:` IRI of a path (RFC 8089 §2), from its absolute form: every
-/// octet outside the unreserved characters and `/` percent-encoded.
+/// The `file:` IRI of a path (RFC 8089 §2), from its absolute form, as a
+/// URI ([`sarif::artifact_uri`]).
 fn file_iri(path: &Path) -> Option<String> {
     let absolute = std::path::absolute(path).ok()?;
     Some(sarif::artifact_uri(&absolute))

@@ -10,25 +10,63 @@
 //! `char` does.
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Component as PathComponent, Path, PathBuf};
 
-use iribis::Profile;
 use iribis::check::{Code, Report, Severity};
+use iribis::convert::ToUriOptions;
+use iribis::file::FilePathErrorKind;
+use iribis::{IriRef, Profile};
 use serde::Serialize;
 
 use super::documents::DocFormat;
 use crate::output::Failure;
 
-/// The URI of `path` as a SARIF artifact location: a relative reference for
-/// a relative path (resolved by the consumer against the repository),
-/// `file:` for an absolute one; every octet outside the unreserved
-/// characters and `/` percent-encoded (RFC 3986 §2.1).
+/// The URI of `path` as a SARIF artifact location (§3.4.3, a URI
+/// reference): the library's file IRI of an absolute path (RFC 8089,
+/// `IriRef::from_file_path`: `file:///C:/x` and `file://server/share/x`
+/// on Windows) or its relative reference for a relative path (resolved by
+/// the consumer against the repository), mapped to a URI (3987bis §3:
+/// names outside ASCII percent-encoded as UTF-8).
 pub(crate) fn artifact_uri(path: &Path) -> String {
-    let text = path.to_string_lossy();
-    let mut uri = String::with_capacity(text.len() + 8);
-    if text.starts_with('/') {
-        uri.push_str("file://");
+    let reference = IriRef::from_file_path(path).or_else(|e| match e.kind() {
+        // `..` in an absolute path: the consumer would remove it by the
+        // text, so it is removed here the same way.
+        FilePathErrorKind::ParentInAbsolutePosixPath => {
+            IriRef::from_file_path(lexically_normal(path))
+        }
+        _ => Err(e),
+    });
+    match reference {
+        Ok(r) => match r.to_uri(&ToUriOptions::new()) {
+            Ok(uri) => uri.into_string(),
+            // §3.3 alone cannot fail; IDNA (§3.4.2) is not asked for.
+            Err(_) => r.into_string(),
+        },
+        Err(_) => encoded_octets(path),
     }
+}
+
+/// `path` with `.` and `..` removed by the text.
+fn lexically_normal(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            PathComponent::ParentDir => {
+                out.pop();
+            }
+            PathComponent::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A path the library has no reference for (a Windows device path such as
+/// `\\.\COM1`): every octet outside the unreserved characters and `/`
+/// percent-encoded (RFC 3986 §2.1), as a relative reference.
+fn encoded_octets(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let mut uri = String::with_capacity(text.len());
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
             uri.push(char::from(b));
@@ -393,4 +431,30 @@ pub(crate) fn write_documents_tail(
     };
     crate::output::write_serialized(out, &[invocation])?;
     out.write_all(b"}]}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn artifact_uris() {
+        let uri = |p: &str| artifact_uri(Path::new(p));
+        assert_eq!(uri("/tmp/links list.txt"), "file:///tmp/links%20list.txt");
+        assert_eq!(
+            uri("/tmp/日本/é.txt"),
+            "file:///tmp/%E6%97%A5%E6%9C%AC/%C3%A9.txt"
+        );
+        assert_eq!(uri("/a/b/../c;d=1"), "file:///a/c;d=1");
+        assert_eq!(uri("/a/./b#1?"), "file:///a/b%231%3F");
+        assert_eq!(uri("src/a b.txt"), "src/a%20b.txt");
+        assert_eq!(uri("../up/x"), "../up/x");
+        assert_eq!(uri("c:x"), "c%3Ax");
+        // Not UTF-8: each octet.
+        use std::os::unix::ffi::OsStrExt;
+        let p = Path::new(std::ffi::OsStr::from_bytes(b"/caf\xE9"));
+        assert_eq!(artifact_uri(p), "file:///caf%E9");
+        assert_eq!(uri(""), "");
+    }
 }

@@ -112,6 +112,7 @@ mod error;
 mod fast;
 pub mod grammar;
 mod host;
+mod idna2008;
 mod iri;
 mod meta;
 pub mod normalize;

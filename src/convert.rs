@@ -51,6 +51,7 @@ const NOT_IN_URIS: &AsciiSet = &{
 pub struct ToUriOptions {
     profile: Profile,
     idna: bool,
+    idna_mode: IdnaMode,
     query_charset: Option<Charset>,
 }
 
@@ -92,9 +93,33 @@ impl ToUriOptions {
     }
 
     /// Convert a registered name with IDNA (3987bis §3.4.2: `résumé` →
-    /// `xn--rsum-bpad`) instead of percent-encoding it (§3.4.1).
+    /// `xn--rsum-bpad`) instead of percent-encoding it (§3.4.1), in the
+    /// [`IdnaMode`] set (by default [`IdnaMode::Idna2008`], RFC 5891's
+    /// lookup as 3987bis asks).
     pub fn idna(mut self, idna: bool) -> Self {
         self.idna = idna;
+        self
+    }
+
+    /// Convert a registered name with IDNA in `mode`, which turns
+    /// [`idna`](Self::idna) on.
+    ///
+    /// ```
+    /// use iribis::to_uri;
+    /// use iribis::convert::{IdnaMode, ToUriOptions};
+    ///
+    /// // U+2603 SNOWMAN is DISALLOWED in IDNA2008 (RFC 5892): the conversion fails.
+    /// let strict = ToUriOptions::new().idna_mode(IdnaMode::Idna2008);
+    /// let e = to_uri("http://☃.com/", &strict).unwrap_err();
+    /// assert!(e.to_string().contains("U+2603"));
+    /// // UTS #46, as browsers map, takes it.
+    /// let browser = ToUriOptions::new().idna_mode(IdnaMode::Uts46);
+    /// assert_eq!(to_uri("http://☃.com/", &browser)?, "http://xn--n3h.com/");
+    /// # Ok::<(), iribis::convert::ConvertError>(())
+    /// ```
+    pub fn idna_mode(mut self, mode: IdnaMode) -> Self {
+        self.idna = true;
+        self.idna_mode = mode;
         self
     }
 
@@ -142,14 +167,37 @@ impl ToUriOptions {
     }
 }
 
+/// Which IDNA converts a registered name for [`ToUriOptions::idna_mode`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum IdnaMode {
+    /// RFC 5891's lookup (§5.3–5.5), as 3987bis §3.4.2 asks: a label with
+    /// a code point IDNA2008 does not allow (RFC 5892: symbols and emoji
+    /// such as `☃` or `❤`, compatibility forms such as full-width `ａ`,
+    /// default-ignorable characters) fails the conversion, naming the code
+    /// point and the rule. Uppercase letters are lowercased first (RFC
+    /// 5895 §2 step 1), nothing else is mapped; then UTS #46 ToASCII with
+    /// UseSTD3ASCIIRules, CheckHyphens and VerifyDnsLength writes the
+    /// A-labels and applies the hyphen, length and bidi (RFC 5893) rules.
+    #[default]
+    Idna2008,
+    /// UTS #46 nontransitional processing alone, the mapping browsers
+    /// apply (with UseSTD3ASCIIRules, CheckHyphens and VerifyDnsLength, as
+    /// RFC 3987 §3.1 asks of ToASCII): full-width and other compatibility
+    /// forms are mapped, and symbols and emoji that IDNA2008 refuses are
+    /// converted (`☃` → `xn--n3h`).
+    Uts46,
+}
+
 /// The error of a conversion.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub enum ConvertError {
     /// The input does not parse.
     Parse(ParseError),
-    /// IDNA ToASCII (3987bis §3.4.2, with UseSTD3ASCIIRules, CheckHyphens
-    /// and VerifyDnsLength) rejects a label of the registered name.
+    /// IDNA (3987bis §3.4.2: RFC 5891's lookup, or UTS #46 ToASCII with
+    /// UseSTD3ASCIIRules, CheckHyphens and VerifyDnsLength, as
+    /// [`IdnaMode`] says) rejects a label of the registered name.
     Idna {
         /// The label, as it was after percent-decoding; the whole name when
         /// no label fails on its own (a rule on the whole name: its length,
@@ -322,7 +370,7 @@ fn convert_to_uri(
     let r = IriRef::parse_with(input, &ParseOptions::new().profile(options.profile))?;
     // §3.4: the registered name, by IDNA when asked.
     let host_converted = match (options.idna, r.host()) {
-        (true, Some(Host::RegName(name))) => idna_host(name)?,
+        (true, Some(Host::RegName(name))) => idna_host(name, options.idna_mode)?,
         _ => None,
     };
     // §3.5: the query of http(s) in the document's charset.
@@ -478,14 +526,21 @@ pub(crate) enum IdnaName {
 /// all are decoded; then, if the name is internationalized (a non-ASCII
 /// character or an `xn--` label), the whole name goes through UTS #46
 /// ToASCII with UseSTD3ASCIIRules, CheckHyphens and VerifyDnsLength (RFC
-/// 3987 §3.1; RFC 5891 §4.2.3.1, §5.4), a trailing root dot allowed.
-pub(crate) fn ireg_name_to_ascii(name: &str) -> IdnaName {
+/// 3987 §3.1; RFC 5891 §4.2.3.1, §5.4), a trailing root dot allowed. In
+/// [`IdnaMode::Idna2008`], each label must first pass RFC 5891 §5.4's
+/// lookup test ([`crate::idna2008::refusal`]).
+pub(crate) fn ireg_name_to_ascii(name: &str, mode: IdnaMode) -> IdnaName {
     let Some(decoded) = decode_all_utf8(name) else {
         return IdnaName::NotUtf8;
     };
     // An ASCII name is an IDN only with an A-label.
     if decoded.is_ascii() && !crate::host::has_a_label(decoded.as_bytes()) {
         return IdnaName::NotIdn;
+    }
+    if mode == IdnaMode::Idna2008
+        && let Some(label) = idna2008_refused_label(&decoded)
+    {
+        return IdnaName::Rejected(label.to_owned());
     }
     match uts46_to_ascii(&decoded, idna::uts46::DnsLength::VerifyAllowRootDot) {
         Some(ascii) => IdnaName::Ascii(ascii.into_owned()),
@@ -498,6 +553,15 @@ pub(crate) fn ireg_name_to_ascii(name: &str) -> IdnaName {
             IdnaName::Rejected(label.to_owned())
         }
     }
+}
+
+/// The first label of `decoded` (a percent-decoded name) that RFC 5891
+/// §5.4's lookup refuses: the judgement the conversion and the readings
+/// share.
+pub(crate) fn idna2008_refused_label(decoded: &str) -> Option<&str> {
+    decoded
+        .split('.')
+        .find(|l| crate::idna2008::refusal(l).is_some())
 }
 
 fn uts46_to_ascii(name: &str, length: idna::uts46::DnsLength) -> Option<Cow<'_, str>> {
@@ -533,6 +597,14 @@ pub(crate) fn idna_reason(label: &str) -> String {
     if !a_label && label.get(2..4) == Some("--") {
         return "\"--\" in the third and fourth positions is reserved for A-labels such as xn-- (CheckHyphens, RFC 5891 §4.2.3.1)".into();
     }
+    if let Some(r) = crate::idna2008::refusal(label) {
+        let shown = if crate::unicode::is_default_ignorable(r.c) || r.c.is_control() {
+            format!("U+{:04X}", r.c as u32)
+        } else {
+            format!("'{}' (U+{:04X})", r.c, r.c as u32)
+        };
+        return format!("{shown} is refused by IDNA2008: {}", r.rule);
+    }
     if a_label {
         return "it is not a valid A-label: its Punycode does not decode to a valid U-label (RFC 5891 §5.4)".into();
     }
@@ -549,8 +621,8 @@ pub(crate) fn idna_reason(label: &str) -> String {
 
 /// §3.4.2 for [`to_uri`]: the converted name, `None` to leave the field to
 /// §3.3, or the error naming the label ToASCII rejects.
-fn idna_host(name: &str) -> Result<Option<String>, ConvertError> {
-    match ireg_name_to_ascii(name) {
+fn idna_host(name: &str, mode: IdnaMode) -> Result<Option<String>, ConvertError> {
+    match ireg_name_to_ascii(name, mode) {
         IdnaName::Ascii(a) => Ok(Some(a)),
         IdnaName::NotIdn | IdnaName::NotUtf8 => Ok(None),
         IdnaName::Rejected(label) => Err(ConvertError::Idna { label }),

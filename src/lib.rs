@@ -230,6 +230,7 @@ mod fast;
 pub mod file;
 pub mod grammar;
 mod host;
+mod idna2008;
 #[cfg(any(
     feature = "url",
     feature = "http",

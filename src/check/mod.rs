@@ -499,7 +499,7 @@ impl HostVerdict {
             #[cfg(feature = "spoof")]
             spoofing: crate::spoof::check_host(host, &options.protected_domains),
             idna_rejects: if idna && !host.is_empty() {
-                match convert::ireg_name_to_ascii(host) {
+                match convert::ireg_name_to_ascii(host, convert::IdnaMode::Idna2008) {
                     IdnaName::Rejected(label) => Some(label),
                     _ => None,
                 }

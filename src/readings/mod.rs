@@ -81,6 +81,7 @@ pub use serialize::ReadingsJson;
 
 use crate::catalogue::Code;
 use crate::components::Component;
+use crate::convert;
 use crate::host::Host;
 use crate::iri::{IriRef, Storage};
 
@@ -1000,47 +1001,38 @@ fn canonical_name(name: &str) -> String {
 }
 
 /// Whether 3987bis's reading of the registered name `name` reaches no host
-/// where the WHATWG URL Standard's UTS #46 processing reaches one, because
-/// the mapping changes a label.
+/// where the WHATWG URL Standard's UTS #46 processing reaches one.
 ///
 /// 3987bis §3.4.2 converts an `ireg-name` for lookup by decoding its
 /// percent-encoded UTF-8 and applying RFC 5891's lookup (§5.3–5.5) to each
-/// label between U+002E FULL STOPs. That lookup maps nothing: a label
-/// outside NFC or with a character IDNA2008 does not allow is refused
-/// (RFC 5891 §5.4). Browsers map first (UTS #46 §4.1: compatibility forms,
-/// ignored characters, the other full stops as label separators), so a
-/// full-width `ｌｏｃａｌｈｏｓｔ`, `ⓛⓞⓒⓐⓛⓗⓞⓢⓣ`, `a`U+00AD`b` or
-/// `example。com` reaches a host in browsers and none under 3987bis.
+/// label between U+002E FULL STOPs. That lookup maps nothing: a label with
+/// a code point IDNA2008 does not allow (RFC 5892) or outside NFC is
+/// refused (RFC 5891 §5.4), and so is an A-label that decodes to one.
+/// Browsers map first (UTS #46 §4.1: compatibility forms, ignored
+/// characters, the other full stops as label separators) and allow the
+/// symbols and emoji IDNA2008 disallows, so a full-width `ｌｏｃａｌｈｏｓｔ`,
+/// `ⓛⓞⓒⓐⓛⓗⓞⓢⓣ`, `a`U+00AD`b`, `example。com`, `☃.com` or `i❤.ws`
+/// reaches a host in browsers and none under 3987bis. The judgement is
+/// the one `to_uri` with IDNA makes ([`convert::idna2008_refused_label`]),
+/// so the conversion fails exactly where this says no host is reached.
 ///
-/// Lowercasing (the DNS compares names without case, RFC 4343) and
-/// dropping variation selectors (U+FE00–U+FE0F, U+E0100–U+E01EF, which
-/// select a glyph of the same character) leave the label the same one:
-/// `BÜCHER.de` and `i❤️.ws` are not refused. A name UTS #46 itself rejects
-/// is not counted here: the WHATWG reading rejects it then.
+/// Lowercasing (the DNS compares names without case, RFC 4343; RFC 5895
+/// §2 step 1) leaves the label the same one: `BÜCHER.de` is not refused.
+/// A name UTS #46 itself rejects is not counted here: the WHATWG reading
+/// rejects it then.
 fn lookup_refuses(name: &str) -> bool {
     let decoded = decode_non_ascii(name);
-    if decoded.is_ascii() {
+    if decoded.is_ascii() && !crate::host::has_a_label(decoded.as_bytes()) {
+        return false;
+    }
+    if convert::idna2008_refused_label(&decoded).is_none() {
         return false;
     }
     use idna::uts46::{AsciiDenyList, Hyphens, Uts46};
-    decoded.split('.').any(|label| {
-        if label.is_ascii() {
-            return false;
-        }
-        let same: String = label
-            .chars()
-            .filter(|&c| !is_variation_selector(c))
-            .flat_map(char::to_lowercase)
-            .collect();
-        let (mapped, result) =
-            Uts46::new().to_unicode(same.as_bytes(), AsciiDenyList::EMPTY, Hyphens::Allow);
-        result.is_ok() && mapped != same.as_str()
-    })
-}
-
-/// U+FE00–U+FE0F and U+E0100–U+E01EF (Unicode §23.4).
-fn is_variation_selector(c: char) -> bool {
-    matches!(c, '\u{FE00}'..='\u{FE0F}' | '\u{E0100}'..='\u{E01EF}')
+    Uts46::new()
+        .to_unicode(decoded.as_bytes(), AsciiDenyList::EMPTY, Hyphens::Allow)
+        .1
+        .is_ok()
 }
 
 /// Decodes the percent-encoded octets at or above 0x80 when all of them
@@ -1562,6 +1554,12 @@ mod tests {
             "\u{FB00}.com",
             "%ef%bd%8c%ef%bd%8f%ef%bd%83alhost",
             "e\u{301}.example",
+            // Symbols and emoji are DISALLOWED in IDNA2008 (RFC 5892 §2.1),
+            // as A-labels too: the same labels to_uri --idna refuses.
+            "\u{2603}.com",
+            "i\u{2764}.ws",
+            "i\u{2764}\u{FE0F}.ws",
+            "xn--n3h.com",
         ] {
             assert!(lookup_refuses(name), "{name}");
         }
@@ -1569,7 +1567,7 @@ mod tests {
             "example.com",
             "EXAMPLE.com",
             "BÜCHER.de",
-            "i\u{2764}\u{FE0F}.ws",
+            "fa\u{DF}.de",
             "xn--bcher-kva.de",
             "r%C3%A9sum%C3%A9.example",
             "例え.jp",

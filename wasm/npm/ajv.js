@@ -29,9 +29,11 @@ const FORMATS = Object.freeze({
 function iribisFormats(ajv, formats) {
   const names = formats ?? Object.keys(FORMATS);
   for (const name of names) {
-    const options = FORMATS[name];
+    // Own names only: `toString`, `constructor` or `__proto__` are found on
+    // any object's prototype, and are no format of ours.
+    const options = typeof name === "string" && Object.hasOwn(FORMATS, name) ? FORMATS[name] : undefined;
     if (!options) {
-      throw new RangeError(`unknown format ${JSON.stringify(name)}: iribis checks ${Object.keys(FORMATS).join(", ")}`);
+      throw new RangeError(`unknown format ${typeof name === "string" ? JSON.stringify(name) : String(name)}: iribis checks ${Object.keys(FORMATS).join(", ")}`);
     }
     ajv.addFormat(name, { type: "string", validate: walkerFor(options.profile, options.rule) });
   }

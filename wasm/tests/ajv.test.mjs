@@ -36,6 +36,18 @@ test("the plugin's formats are iribis's", () => {
   assert.throws(() => iribisFormats(new Ajv2020(), ["email"]), RangeError);
 });
 
+test("names an object inherits are no formats", () => {
+  // A plain object's prototype has these: FORMATS[name] finds them, and the
+  // plugin must still refuse them as it refuses "email" (issue 54).
+  for (const name of ["toString", "constructor", "__proto__", "hasOwnProperty", "valueOf", "isPrototypeOf"]) {
+    const ajv = new Ajv2020();
+    assert.throws(() => iribisFormats(ajv, [name]), (e) => e instanceof RangeError && e.message.startsWith(`unknown format "${name}"`), name);
+    assert.throws(() => ajv.compile({ format: name }), /unknown format/, `${name} was added`);
+  }
+  assert.throws(() => iribisFormats(new Ajv2020(), [Symbol("iri")]), RangeError);
+  assert.throws(() => iribisFormats(new Ajv2020(), [42]), RangeError);
+});
+
 test("uri is RFC 3986, iri is 3987bis", () => {
   assert.equal(ajv.validate({ format: "uri" }, "http://例え.jp/"), false);
   assert.equal(ajv.validate({ format: "iri" }, "http://例え.jp/"), true);

@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::io;
 
-use iribis::convert::{ConvertError, Step, ToIriOptions, ToUriOptions};
+use iribis::convert::{ConvertError, IdnaMode, Step, ToIriOptions, ToUriOptions};
 use iribis::render::{escape_controls, escape_invisible};
 use iribis::{IriRef, ParseOptions, Profile};
 use serde_json::{Map, json};
@@ -20,9 +20,17 @@ pub(crate) struct ToUriArgs {
     #[arg(long, default_value = "rfc3987bis")]
     profile: Profile,
     /// Convert registered names with IDNA (xn--) instead of percent-encoding
-    /// them (3987bis §3.4.2).
-    #[arg(long)]
-    idna: bool,
+    /// them (3987bis §3.4.2): by RFC 5891's lookup, which refuses what
+    /// IDNA2008 does not allow (symbols, emoji, full-width forms);
+    /// --idna=uts46 maps and converts as browsers do (UTS #46).
+    #[arg(
+        long,
+        value_name = "MODE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "idna2008"
+    )]
+    idna: Option<IdnaFlag>,
     /// The charset of the document the IRIs come from, for the query of
     /// http(s) IRIs (3987bis §3.5), by WHATWG label: windows-1252, shift_jis…
     #[arg(long, value_name = "NAME")]
@@ -40,6 +48,15 @@ pub(crate) struct ToUriArgs {
     inputs: Vec<OsString>,
     #[command(flatten)]
     file: FileArg,
+}
+
+/// The values of `to-uri --idna=MODE`.
+#[derive(clap::ValueEnum, Clone, Copy)]
+enum IdnaFlag {
+    /// RFC 5891's lookup, as 3987bis §3.4.2 asks (the default).
+    Idna2008,
+    /// UTS #46 nontransitional processing, the mapping browsers apply.
+    Uts46,
 }
 
 #[derive(clap::Args)]
@@ -168,7 +185,13 @@ fn run(
 }
 
 pub(crate) fn run_to_uri(args: ToUriArgs) -> io::Result<Outcome> {
-    let mut options = ToUriOptions::new().profile(args.profile).idna(args.idna);
+    let mut options = ToUriOptions::new().profile(args.profile);
+    if let Some(mode) = args.idna {
+        options = options.idna_mode(match mode {
+            IdnaFlag::Idna2008 => IdnaMode::Idna2008,
+            IdnaFlag::Uts46 => IdnaMode::Uts46,
+        });
+    }
     if let Some(label) = &args.query_charset {
         options = options
             .query_charset(label)

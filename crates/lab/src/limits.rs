@@ -15,7 +15,7 @@ pub use crate::abnf::{MAX_NESTING, MAX_REPETITION};
 /// unrolled its repetitions (`e{3}` is three copies of `e`, `e+` two): each
 /// string, character, range, rule reference and operator counts one. It
 /// bounds the memory pest_meta takes and the depth of every recursion over
-/// the grammar, which the lab's 2 GiB thread stack is sized for. In
+/// the grammar, which the lab's thread stack ([`STACK`]) is sized for. In
 /// WebAssembly (`wasm32-unknown-unknown`, the playground's static page),
 /// which has no threads and runs the lab on the caller's stack, 100,000.
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
@@ -25,12 +25,31 @@ pub const MAX_EXPRESSIONS: u64 = 1_000_000;
 #[cfg(all(target_family = "wasm", target_os = "unknown"))]
 pub const MAX_EXPRESSIONS: u64 = 100_000;
 
-/// The stack of the thread that loads and checks grammars: 2 GiB of address
-/// space, of which only what a recursion touches is ever committed. pest_meta
-/// recurses over rule references and expressions (about 1 KiB a level in a
-/// debug build); [`MAX_EXPRESSIONS`] bounds the levels.
+/// The stack one level of grammar nesting takes in the deepest recursion
+/// over a grammar within the limits, rounded up: pest_meta's parser,
+/// validator and optimizer and the lab's own walks on a `(((…)))` 999
+/// levels deep (`r = { ((…"x"…)) }`), or on a chain of 150 rules each
+/// nesting 999 levels around a reference to the next (the longest such
+/// chain [`crate::MAX_VALIDATION_STEPS`] lets through), needed 3.5 MiB in a
+/// debug build and failed in 3 MiB: about 3.5 KiB a level.
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
-pub(crate) const STACK: usize = 2 << 30;
+const NESTING_LEVEL_STACK: usize = 4 << 10;
+
+/// How many times the measured need [`STACK`] reserves: room for a build
+/// with larger frames, a new pest_meta, and the inputs pest_vm parses on
+/// the same thread (pest_vm stops with "stack limit reached" when less
+/// than 64 KiB are left, so a deep input is an error, never a crash).
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+const STACK_MARGIN: usize = 64;
+
+/// The stack of the thread that loads and checks grammars:
+/// [`MAX_NESTING`] levels of [`NESTING_LEVEL_STACK`], [`STACK_MARGIN`]
+/// times over (250 MiB of address space, of which only what a recursion
+/// touches is ever committed). It must fit beside the process under an
+/// address-space limit of 2 GiB (`ulimit -v`, `prlimit --as`): the 2 GiB
+/// it once reserved kept every grammar command from starting there.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+pub(crate) const STACK: usize = MAX_NESTING * NESTING_LEVEL_STACK * STACK_MARGIN;
 
 std::thread_local! {
     /// Whether this thread is one [`on_big_stack`] started.

@@ -479,18 +479,21 @@ pub(crate) fn to_uri_noted(input: &str, profile: Profile) -> (Expect, Option<Str
     match iribis::to_uri(input, &o) {
         Ok(result) => {
             let mut note = None;
-            let also = iribis::to_uri(input, &o.idna(true))
-                .ok()
-                .filter(|s| *s != result)
-                .filter(|s| {
-                    let keep = profile == Profile::Rfc3987 || idna2008_round_trip(input, s);
-                    if !keep {
-                        note = Some(IDNA2008_NOTE.to_owned());
-                    }
-                    keep
-                })
-                .into_iter()
-                .collect();
+            let also = iribis::to_uri(
+                input,
+                &o.clone().idna_mode(iribis::convert::IdnaMode::Uts46),
+            )
+            .ok()
+            .filter(|s| *s != result)
+            .filter(|s| {
+                let keep = profile == Profile::Rfc3987 || idna2008_round_trip(input, s);
+                if !keep {
+                    note = Some(IDNA2008_NOTE.to_owned());
+                }
+                keep
+            })
+            .into_iter()
+            .collect();
             (Expect::Result { result, also }, note)
         }
         Err(_) => (Expect::Error, None),

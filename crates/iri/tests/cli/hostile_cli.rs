@@ -494,7 +494,7 @@ fn every_result_has_its_line() {
 /// input text, plain or JSON.
 #[test]
 fn tree_trace_on_hostile_input_is_bounded() {
-    // 3 GiB of address space: the lab's thread reserves a 2 GiB stack.
+    // 3 GiB of address space: room for the lab's thread and the trace.
     const BUDGET: usize = 3 << 20;
     let huge = format!("http://a/{}", "a".repeat(100_000));
     let o = iri_within(BUDGET, &["tree", "--trace", &huge], b"");

@@ -26,3 +26,4 @@ mod hostile_documents;
 mod hostile_lab;
 mod readings;
 mod spoof;
+mod to_uri_idna;

@@ -1,5 +1,6 @@
-//! NFC after percent-decoding, `--preprocess=MODE`, the last severity
-//! flag wins, `check --list-codes`.
+//! How the command reads its flags and what they do: `normalize`'s NFC
+//! after percent-decoding, `--preprocess=MODE`, the last severity flag
+//! wins, `check --list-codes`.
 
 use crate::common;
 use common::run_iri;

@@ -1,5 +1,6 @@
-//! What a new user trips on: each pinned by what the user runs and reads,
-//! named after the behaviour.
+//! Usability: what a new user trips on (pointers, suggestions, line
+//! numbers, `--file`, man pages, usage lines), each pinned by what the user
+//! runs and reads, named after the behaviour.
 
 use crate::common;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! The command on large and hostile inputs: the error path in bounded
 //! memory (the position from the DFA, pest only on a window), and reports
-//! that do not depend on threads. (hostile_cli.rs has the command line's
+//! that do not depend on threads. (hostile_input.rs has the command line's
 //! escaping, error shapes and line numbers; tests/syntax/error_positions.rs
 //! the exactness of positions.)
 
@@ -82,7 +82,7 @@ fn error_far_into_a_long_line_in_bounded_memory() {
 
 /// A valid line of 4 MB through every transform: `to-iri` took about
 /// 100 bytes per input byte. (The checker's memory grows with its findings,
-/// about 250 bytes each; tests/hostile_cli.rs bounds a line of 20,000.)
+/// about 250 bytes each; hostile_input.rs bounds a line of 20,000.)
 #[test]
 fn valid_long_line_in_bounded_memory() {
     let long = format!("http://a/{}?q=%E3%81%82", "ab/%C3%A9".repeat(450_000));

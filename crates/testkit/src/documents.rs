@@ -1,17 +1,27 @@
-//! What the document targets share: a reader that gives a document in the
-//! pieces the fuzzer chose, and the items of one reading.
-
-// Each target uses what it needs of this module.
-#![allow(dead_code)]
+//! What the document readers' tests and fuzz targets share (the feature
+//! `documents`): a reader that gives a document in the pieces the caller
+//! chose, and the items of one reading, checked for what holds of any
+//! reading.
 
 use std::io::{self, Read};
 
 use iribis_documents::{Format, Found, Options, What, read};
 
 /// A document given in pieces, cut where `cuts` says (offsets in order).
+///
+/// ```
+/// use std::io::Read;
+/// let mut pieces = iribis_testkit::documents::Pieces { data: b"abcd", cuts: vec![1, 3], at: 0 };
+/// let mut buf = [0; 4];
+/// assert_eq!(pieces.read(&mut buf).unwrap(), 1);
+/// assert_eq!(pieces.read(&mut buf).unwrap(), 2);
+/// ```
 pub struct Pieces<'a> {
+    /// The whole document.
     pub data: &'a [u8],
+    /// The offsets where a read ends, in order.
     pub cuts: Vec<usize>,
+    /// How much of `data` has been read.
     pub at: usize,
 }
 

@@ -61,7 +61,8 @@ fn indent(s: &str) -> String {
 /// digits, the IPv6 and IPvFuture characters, non-ASCII characters of each
 /// class (ucschar, iprivate in and out of the tag range, noncharacters,
 /// LEIRI-only characters, a bidi formatting character). Shared by the
-/// generated strings of tests/fast_path.rs and tests/error_positions.rs.
+/// generated strings of tests/syntax/fast_path.rs and
+/// tests/syntax/error_positions.rs.
 pub const IRI_ALPHABET: &[char] = &[
     'a',
     'B',

@@ -57,7 +57,7 @@ fn fluent_uri(s: &str) -> Option<Parts> {
 
 /// Known, spec-justified differences: (peer, input, the reason with its
 /// section). A finding that the spec decides against a peer is added here,
-/// and the input to `tests/data/conformance/` as a regression vector.
+/// and the input to `crates/suite/data/conformance/` as a regression vector.
 const ALLOWED: &[(&str, &str, &str)] = &[];
 
 fn allowed(peer: &str, s: &str) -> bool {

@@ -5,9 +5,8 @@
 //! the cut.
 #![no_main]
 
-mod documents_common;
-
 use iribis_documents::Format;
+use iribis_testkit::documents;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -20,10 +19,10 @@ fuzz_target!(|data: &[u8]| {
         docs.push([0xFE, 0xFF].into_iter().chain(text.encode_utf16().flat_map(u16::to_be_bytes)).collect());
     }
     for doc in docs {
-        let whole = documents_common::stable(format, documents_common::items(format, &doc, Vec::new()));
+        let whole = documents::stable(format, documents::items(format, &doc, Vec::new()));
         for cut in 1..doc.len().min(8) {
-            let items = documents_common::items(format, &doc, vec![cut]);
-            assert_eq!(whole, documents_common::stable(format, items), "cut at {cut}");
+            let items = documents::items(format, &doc, vec![cut]);
+            assert_eq!(whole, documents::stable(format, items), "cut at {cut}");
         }
     }
 });

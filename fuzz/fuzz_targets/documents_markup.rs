@@ -5,13 +5,12 @@
 //! cut.
 #![no_main]
 
-mod documents_common;
-
 use iribis_documents::Format;
+use iribis_testkit::documents;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else { return };
     let format = [Format::Html, Format::Xml, Format::RdfXml][usize::from(selector % 3)];
-    documents_common::same_whatever_the_cuts(format, rest, usize::from(selector / 3));
+    documents::same_whatever_the_cuts(format, rest, usize::from(selector / 3));
 });

@@ -4,13 +4,12 @@
 //! the reads were cut (byte order marks and tokens split across reads).
 #![no_main]
 
-mod documents_common;
-
 use iribis_documents::Format;
+use iribis_testkit::documents;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else { return };
     let format = [Format::NTriples, Format::NQuads, Format::Turtle, Format::TriG][usize::from(selector % 4)];
-    documents_common::same_whatever_the_cuts(format, rest, usize::from(selector / 4));
+    documents::same_whatever_the_cuts(format, rest, usize::from(selector / 4));
 });

@@ -11,8 +11,10 @@ use libfuzzer_sys::fuzz_target;
 fn check_error(input: &str, e: &ParseError) {
     assert!(e.byte() <= input.len() && input.is_char_boundary(e.byte()), "{input:?}: error at byte {}", e.byte());
     assert_eq!(e.char(), input[..e.byte()].chars().count(), "{input:?}: char offset");
-    let report = e.to_string();
+    let report = e.report();
     assert!(report.starts_with("error: "), "{input:?}: report {report:?}");
+    let line = e.to_string();
+    assert!(line.starts_with("invalid ") && !line.contains('\n'), "{input:?}: display {line:?}");
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -50,7 +50,7 @@ pub fn table(data: &str) -> Result<String, String> {
     rows.dedup();
     let mut out = String::from(
         "// DO NOT EDIT: written by `cargo run -p iribis-gen` from gen/data/lookalikes.tsv\n\
-         // (tests/generated_tables.rs fails when it is stale).\n\n\
+         // (crates/iri/tests/cli/generated_files.rs fails when it is stale).\n\n\
          //! The look-alike table: each character with what it reads as and the\n\
          //! rule that uses it, sorted by character (see gen/data/lookalikes.tsv for\n\
          //! each entry's script and provenance).\n\n\

@@ -4,15 +4,15 @@
 //!
 //! The generator in `gen/` (run by hand, never in a dependent's build; a
 //! test fails when its output is stale) reads `grammar/abnf/` through the
-//! ABNF reader of `src/abnf/`, translates each rule into a regular
-//! expression syntax tree (the grammar has no recursive rule, so its
-//! language is regular; ABNF's unordered alternation and case-insensitive
-//! strings carry over as they are), and has `regex-automata` determinize it
-//! into a minimized dense DFA over UTF-8 bytes. For the four reference rules
-//! of each profile it crosses the DFA with the delimiter automaton of
-//! RFC 3986 Appendix B (`phase`), so that each state also knows which
-//! component the input is in. The tables are checked in under `tables/`,
-//! embedded here and decoded on first use.
+//! grammar lab's ABNF reader (`crates/lab/src/abnf.rs`), translates each
+//! rule into a regular expression syntax tree (the grammar has no recursive
+//! rule, so its language is regular; ABNF's unordered alternation and
+//! case-insensitive strings carry over as they are), and has
+//! `regex-automata` determinize it into a minimized dense DFA over UTF-8
+//! bytes. For the four reference rules of each profile it crosses the DFA
+//! with the delimiter automaton of RFC 3986 Appendix B (`phase`), so that
+//! each state also knows which component the input is in. The tables are
+//! checked in under `tables/`, embedded here and decoded on first use.
 //!
 //! One walk, a load per pair of bytes, decides validity and counts the
 //! bytes of each component (an input of 24 to 255 bytes is cut in two at
@@ -25,7 +25,7 @@
 //! An input the DFA rejects gets a [`ParseError`](crate::error::ParseError) whose
 //! details the pest parser, the reference, works out when they are first
 //! asked for.
-//! The tests in `tests/fast_path.rs` check that the two paths agree.
+//! The tests in `tests/syntax/fast_path.rs` check that the two paths agree.
 
 pub(crate) mod dead;
 pub(crate) mod literal;

@@ -17,7 +17,7 @@
 //! empty part, a trailing dot, `8` or `9` in an octal part, a sign. RFC
 //! 3986 §7.4 ("Rare IP Address Formats") warns about exactly these forms.
 //! glibc also stops at the first white space and ignores what follows; a
-//! host of an IRI has none, so that is left out. `tests/readings.rs`
+//! host of an IRI has none, so that is left out. `tests/checker/readings.rs`
 //! compares this function with Python's `socket.inet_aton` (glibc's) on
 //! `tests/data/inet-aton.tsv`.
 

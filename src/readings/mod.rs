@@ -525,8 +525,8 @@ pub(crate) enum HostLook {
 /// another reader can read `r` otherwise than 3987bis, so that the checker
 /// computes [`readings()`] only where they can part. Never `Alike` with
 /// `rest_may_differ` false (and the checker's look at its findings) where
-/// [`Readings::differences`] is not empty (tests/readings.rs checks it,
-/// through the checker, on every input of its properties).
+/// [`Readings::differences`] is not empty (tests/checker/readings.rs checks
+/// it, through the checker, on every input of its properties).
 ///
 /// The checker knows already the host (`r.host()`), the scheme in
 /// lowercase, and whether the host is a plain ASCII name

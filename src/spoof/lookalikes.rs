@@ -1,5 +1,5 @@
 // DO NOT EDIT: written by `cargo run -p iribis-gen` from gen/data/lookalikes.tsv
-// (tests/generated_tables.rs fails when it is stale).
+// (crates/iri/tests/cli/generated_files.rs fails when it is stale).
 
 //! The look-alike table: each character with what it reads as and the
 //! rule that uses it, sorted by character (see gen/data/lookalikes.tsv for

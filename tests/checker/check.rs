@@ -74,9 +74,10 @@ fn every_code_is_triggered_and_not_triggered() {
     let examples = examples();
     for &code in Code::ALL {
         // The look-alikes of protected domains and the hosts outside the
-        // allowed ones need a list: tests/spoof.rs and tests/readings.rs
-        // have their examples. A query's document charset needs a document:
-        // tests/documents_encodings.rs has its examples.
+        // allowed ones need a list: tests/checker/spoof.rs and
+        // tests/checker/readings.rs have their examples. A query's document
+        // charset needs a document:
+        // crates/iri/tests/cli/documents_encodings.rs has its examples.
         assert!(
             examples.iter().any(|e| e.code == code && e.expect)
                 || code == Code::HostProtectedLookalike

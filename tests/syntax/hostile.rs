@@ -1,9 +1,9 @@
 //! The library and the command on large and hostile inputs: the error path
 //! in bounded memory (the position from the DFA, pest only on a window),
 //! reports that do not depend on threads, and error reports of bounded size
-//! far into a long line. (tests/hostile_cli.rs has the command line's
-//! escaping, error shapes and line numbers; tests/error_positions.rs the
-//! exactness of positions.)
+//! far into a long line. (crates/iri/tests/cli/hostile_input.rs has the
+//! command line's escaping, error shapes and line numbers;
+//! tests/syntax/error_positions.rs the exactness of positions.)
 
 use iribis::check::CheckOptions;
 

@@ -278,63 +278,15 @@ impl Pass<'_> {
         // The start of the last tag, text or comment lol_html gave: no
         // position before it is asked for again.
         let done = Rc::new(Cell::new(0usize));
-        let (t, m, d0, d1, d2) = (
-            Rc::clone(&found_attributes),
-            Rc::clone(&meta),
-            Rc::clone(&done),
-            Rc::clone(&done),
-            Rc::clone(&done),
-        );
-        let watch_meta = tentative;
         // Finding the first `<meta>` only (a file past the bound), no
         // attribute is collected.
-        let collecting = !self.find_meta;
-        let settings = Settings::new()
-            .append_element_content_handler(element!("*", move |el| {
-                let tag = el.tag_name();
-                if watch_meta && tag == "meta" && m.get().is_none() {
-                    m.set(meta_charset(el));
-                }
-                if !collecting {
-                    return Ok(());
-                }
-                let mut seen: Vec<String> = Vec::new();
-                let mut first = None;
-                for a in el.attributes() {
-                    let name = a.name();
-                    // HTML keeps the first of a duplicated attribute (HTML
-                    // Living Standard §13.2.5.33, a parse error).
-                    if seen.contains(&name) {
-                        continue;
-                    }
-                    seen.push(name.clone());
-                    let Some(value) = a.value_source_location() else {
-                        continue;
-                    };
-                    first.get_or_insert(value.bytes().start);
-                    if !URL_ATTRIBUTES.contains(&name.as_str()) {
-                        continue;
-                    }
-                    t.borrow_mut().push(Attribute {
-                        tag: tag.clone(),
-                        name,
-                        raw: a.value(),
-                        start: value.bytes().start,
-                    });
-                }
-                if let Some(start) = first {
-                    d0.set(d0.get().max(start));
-                }
-                Ok(())
-            }))
-            .append_document_content_handler(doc_text!(move |text| {
-                d1.set(d1.get().max(text.source_location().bytes().end));
-                Ok(())
-            }))
-            .append_document_content_handler(doc_comments!(move |c| {
-                d2.set(d2.get().max(c.source_location().bytes().end));
-                Ok(())
-            }));
+        let settings = handlers(
+            tentative,
+            !self.find_meta,
+            Rc::clone(&found_attributes),
+            Rc::clone(&meta),
+            &done,
+        );
         let settings = settings.with_memory_settings(
             MemorySettings::new().with_max_allowed_memory_usage(HTML_MEMORY_LIMIT),
         );
@@ -365,22 +317,11 @@ impl Pass<'_> {
             let stopped = result.is_err();
             let ready = std::mem::take(&mut *found_attributes.borrow_mut());
             // This chunk's items, in document order: a finding about a
-            // `<meta>` goes among them.
-            let mut batch: Vec<Found> = Vec::new();
-            {
-                let mut out = |f: Found| -> io::Result<()> {
-                    batch.push(f);
-                    Ok(())
-                };
-                // Muted, nothing is given: the document is read again.
-                for a in ready.into_iter().filter(|_| !muted) {
-                    emit(&mut places, a, &mut base, &mut base_set, &mut out)?;
-                }
-                if let Err(e) = result {
-                    let error = overrun(&mut places, read, e)?;
-                    out(error)?;
-                }
-            }
+            // `<meta>` goes among them. Muted, nothing is given: the
+            // document is read again.
+            let ready = if muted { Vec::new() } else { ready };
+            let mut batch =
+                chunk_items(&mut places, ready, &mut base, &mut base_set, read, result)?;
             if tentative {
                 if let Some((new, at)) = meta.take() {
                     // HTML §13.2.3.4: the same encoding makes it certain;
@@ -460,6 +401,67 @@ impl Pass<'_> {
         }
         Ok(Next::Done)
     }
+}
+
+/// lol_html's handlers: a `<meta>`'s charset into `meta` (when
+/// `watch_meta`), the URL attributes of every element into `found` (when
+/// `collecting`), and in `done` the start of the last tag, text or comment
+/// lol_html gave.
+fn handlers(
+    watch_meta: bool,
+    collecting: bool,
+    found: Rc<RefCell<Vec<Attribute>>>,
+    meta: MetaSeen,
+    done: &Rc<Cell<usize>>,
+) -> Settings<'static, 'static> {
+    let (t, m) = (found, meta);
+    let (d0, d1, d2) = (Rc::clone(done), Rc::clone(done), Rc::clone(done));
+    Settings::new()
+        .append_element_content_handler(element!("*", move |el| {
+            let tag = el.tag_name();
+            if watch_meta && tag == "meta" && m.get().is_none() {
+                m.set(meta_charset(el));
+            }
+            if !collecting {
+                return Ok(());
+            }
+            let mut seen: Vec<String> = Vec::new();
+            let mut first = None;
+            for a in el.attributes() {
+                let name = a.name();
+                // HTML keeps the first of a duplicated attribute (HTML
+                // Living Standard §13.2.5.33, a parse error).
+                if seen.contains(&name) {
+                    continue;
+                }
+                seen.push(name.clone());
+                let Some(value) = a.value_source_location() else {
+                    continue;
+                };
+                first.get_or_insert(value.bytes().start);
+                if !URL_ATTRIBUTES.contains(&name.as_str()) {
+                    continue;
+                }
+                t.borrow_mut().push(Attribute {
+                    tag: tag.clone(),
+                    name,
+                    raw: a.value(),
+                    start: value.bytes().start,
+                });
+            }
+            if let Some(start) = first {
+                d0.set(d0.get().max(start));
+            }
+            Ok(())
+        }))
+        .append_document_content_handler(doc_text!(move |text| {
+            d1.set(d1.get().max(text.source_location().bytes().end));
+            Ok(())
+        }))
+        .append_document_content_handler(doc_comments!(move |c| {
+            d2.set(d2.get().max(c.source_location().bytes().end));
+            Ok(())
+        }))
 }
 
 /// Whether `<meta` (in any case) is in `previous`, `current` or the rest of
@@ -569,6 +571,32 @@ fn overrun(places: &mut Places, read: u64, e: RewritingError) -> io::Result<Foun
         )),
         other => Err(io::Error::other(other)),
     }
+}
+
+/// The items of one chunk, in document order: the URLs of its attributes
+/// `ready` (following `<base href>`), then the document error where the
+/// tokenizer stopped (`result`, after `read` bytes).
+fn chunk_items(
+    places: &mut Places,
+    ready: Vec<Attribute>,
+    base: &mut Option<String>,
+    base_set: &mut bool,
+    read: u64,
+    result: Result<(), RewritingError>,
+) -> io::Result<Vec<Found>> {
+    let mut batch: Vec<Found> = Vec::new();
+    let mut out = |f: Found| -> io::Result<()> {
+        batch.push(f);
+        Ok(())
+    };
+    for a in ready {
+        emit(places, a, base, base_set, &mut out)?;
+    }
+    if let Err(e) = result {
+        let error = overrun(places, read, e)?;
+        out(error)?;
+    }
+    Ok(batch)
 }
 
 /// Gives the URLs of one attribute to `sink`, following `<base href>`.

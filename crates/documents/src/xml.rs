@@ -16,6 +16,7 @@ use std::rc::Rc;
 use std::sync::mpsc;
 
 use quick_xml::Reader;
+use quick_xml::events::attributes::Attribute;
 use quick_xml::events::{BytesStart, Event};
 
 use super::input::{self, CHUNK, Decoded};
@@ -456,24 +457,13 @@ pub(crate) fn scan_xml(
     let detected = input::detect_xml(&head, options.encoding);
     let tracker = Rc::new(RefCell::new(Tracker::default()));
     let decoded = Decoded::new(reader, head, detected.bom, detected.encoding);
-    let mut scan = Scan {
-        rdf,
-        places: Places {
-            tracker: Rc::clone(&tracker),
-            bom: detected.bom as u64,
-            encoding: detected.encoding,
-            bads: Rc::clone(&decoded.bad),
-        },
-        namespaces: Namespaces::default(),
-        bases: Bases {
-            current: options.base.clone(),
-            saved: Vec::new(),
-        },
-        entities: Entities::default(),
-        stripes: Vec::new(),
-        depth: 0,
-        mine: Vec::new(),
+    let places = Places {
+        tracker: Rc::clone(&tracker),
+        bom: detected.bom as u64,
+        encoding: detected.encoding,
+        bads: Rc::clone(&decoded.bad),
     };
+    let mut scan = Scan::new(rdf, places, options.base.clone());
     if let Some(problem) = detected.problem {
         sink(scan.places.error(0, problem))?;
     }
@@ -538,20 +528,7 @@ pub(crate) fn scan_xml(
             }
             Ok(Event::End(_)) => scan.end(),
             Ok(Event::DocType(t)) => {
-                let text = String::from_utf8_lossy(&t).into_owned();
-                if scan.entities.declare_from(&text).is_err() {
-                    scan.entities = Entities::default();
-                    let message = format!(
-                        "the internal DTD's entities expand to more than {} KiB (an entity-expansion attack such as the \"billion laughs\"): none is expanded{}",
-                        ENTITY_EXPANSION_LIMIT >> 10,
-                        if rdf {
-                            ", and the RDF/XML parser is not given the document"
-                        } else {
-                            ""
-                        }
-                    );
-                    let error = scan.places.error(at, message);
-                    scan.mine.push(error);
+                if !scan.doctype(&String::from_utf8_lossy(&t), at) {
                     if rdf {
                         xml.get_mut().get_mut().set(Gate::Shut);
                         merge.said = None;
@@ -568,14 +545,7 @@ pub(crate) fn scan_xml(
                 }
             }
             Err(_) if limit.overrun.get() => {
-                let start = scan.places.tracker.borrow().bytes_at(at, 9);
-                let message = format!(
-                    "this {} is longer than {} MiB, the longest token the reader holds: the document is not read further",
-                    event_kind(&start),
-                    TOKEN_LIMIT >> 20
-                );
-                let error = scan.places.error(at, message);
-                scan.mine.push(error);
+                scan.overrun(at);
                 overrun_at = Some(at);
                 break;
             }
@@ -624,6 +594,58 @@ pub(crate) fn scan_xml(
 }
 
 impl Scan {
+    /// The reading of a document whose places `places` gives, against the
+    /// caller's base.
+    fn new(rdf: bool, places: Places, base: Option<String>) -> Scan {
+        Scan {
+            rdf,
+            places,
+            namespaces: Namespaces::default(),
+            bases: Bases {
+                current: base,
+                saved: Vec::new(),
+            },
+            entities: Entities::default(),
+            stripes: Vec::new(),
+            depth: 0,
+            mine: Vec::new(),
+        }
+    }
+
+    /// The internal DTD at `at` (`text`): its entities declared, or, when
+    /// they expand past the limit, none and a document error (false).
+    fn doctype(&mut self, text: &str, at: u64) -> bool {
+        if self.entities.declare_from(text).is_ok() {
+            return true;
+        }
+        self.entities = Entities::default();
+        let message = format!(
+            "the internal DTD's entities expand to more than {} KiB (an entity-expansion attack such as the \"billion laughs\"): none is expanded{}",
+            ENTITY_EXPANSION_LIMIT >> 10,
+            if self.rdf {
+                ", and the RDF/XML parser is not given the document"
+            } else {
+                ""
+            }
+        );
+        let error = self.places.error(at, message);
+        self.mine.push(error);
+        false
+    }
+
+    /// The document error of an event at `at` longer than the token
+    /// limit, after which the document is not read further.
+    fn overrun(&mut self, at: u64) {
+        let start = self.places.tracker.borrow().bytes_at(at, 9);
+        let message = format!(
+            "this {} is longer than {} MiB, the longest token the reader holds: the document is not read further",
+            event_kind(&start),
+            TOKEN_LIMIT >> 20
+        );
+        let error = self.places.error(at, message);
+        self.mine.push(error);
+    }
+
     /// The end of the element at `depth`.
     fn end(&mut self) {
         if self.depth == 0 {
@@ -661,22 +683,44 @@ impl Scan {
     /// property or a type), `rdf:about`, `rdf:resource`, `rdf:datatype`,
     /// `rdf:ID` and the names of property attributes.
     fn element(&mut self, e: &BytesStart<'_>, at: u64) {
-        let content: &[u8] = e;
-        // The offset of a slice of the event's bytes in the decoded text:
-        // the event starts with its '<'.
-        let offset_of = |part: &[u8]| -> u64 {
-            let delta = (part.as_ptr() as usize).wrapping_sub(content.as_ptr() as usize);
-            at + 1 + delta.min(content.len()) as u64
-        };
         let attributes: Vec<_> = e.attributes().with_checks(false).flatten().collect();
         if attributes.is_empty() && !self.rdf {
             // Nothing to report, and no base or namespace to change.
             return;
         }
-        let element_name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+        let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
         // Its namespace declarations are in scope for its own name and
         // attributes (Namespaces in XML 1.0 §6.1).
+        self.declare_namespaces(&attributes);
+        let mut el = ElementAt {
+            content: e,
+            at,
+            name: &name,
+            parent: self.bases.current.clone(),
+            base: None,
+        };
+        // The element's own xml:base applies to its other attributes (XML
+        // Base §4.2); it is itself resolved against the parent's.
         for a in &attributes {
+            if a.key.as_ref() == b"xml:base" {
+                let raw = String::from_utf8_lossy(&a.value).into_owned();
+                let value = self.value(&raw, el.offset_of(a.key.as_ref()));
+                let new = resolve_relative(el.parent.as_deref(), &value).unwrap_or(value);
+                self.bases.enter(self.depth, new);
+            }
+        }
+        el.base = self.bases.current.clone();
+        if self.rdf {
+            self.rdf_element(e, &attributes, &el);
+        }
+        for a in &attributes {
+            self.attribute(a, &el);
+        }
+    }
+
+    /// The namespace declarations among an element's attributes.
+    fn declare_namespaces(&mut self, attributes: &[Attribute<'_>]) {
+        for a in attributes {
             let key = a.key.as_ref();
             let prefix = if key == b"xmlns" {
                 Some(&b""[..])
@@ -693,233 +737,262 @@ impl Scan {
                 self.namespaces.declare(self.depth, prefix, name.as_bytes());
             }
         }
-        // The element's own xml:base applies to its other attributes (XML
-        // Base §4.2); it is itself resolved against the parent's.
-        let parent = self.bases.current.clone();
-        for a in &attributes {
-            if a.key.as_ref() == b"xml:base" {
-                let raw = String::from_utf8_lossy(&a.value).into_owned();
-                let value = self.value(&raw, offset_of(a.key.as_ref()));
-                let new = resolve_relative(parent.as_deref(), &value).unwrap_or(value);
-                self.bases.enter(self.depth, new);
-            }
-        }
-        let base = self.bases.current.clone();
-        let role = |position, attribute: Option<&[u8]>| {
-            Role::markup(
-                position,
-                &element_name,
-                attribute
-                    .map(|a| String::from_utf8_lossy(a).into_owned())
-                    .as_deref(),
-            )
+    }
+
+    /// An RDF/XML element: its stripe (node or property, RDF/XML §2.2),
+    /// and its name as the IRI of a type or a property.
+    fn rdf_element(
+        &mut self,
+        e: &BytesStart<'_>,
+        attributes: &[Attribute<'_>],
+        el: &ElementAt<'_>,
+    ) {
+        let parent_stripe = self.stripes.last().copied();
+        let qname = e.name();
+        let (ns, local) = self.namespaces.split(qname.as_ref(), true);
+        let is_rdf = |name: &[u8]| ns == Some(RDF) && local == name;
+        let parse_type = attributes.iter().find_map(|a| {
+            let (ans, alocal) = self.namespaces.split(a.key.as_ref(), false);
+            (ans == Some(RDF) && alocal == b"parseType").then(|| a.value.to_vec())
+        });
+        let this = match parent_stripe {
+            None if is_rdf(b"RDF") => Stripe::Rdf,
+            None | Some(Stripe::Rdf) | Some(Stripe::Property) => Stripe::Node,
+            Some(Stripe::Node) | Some(Stripe::ResourceProperty) => match parse_type.as_deref() {
+                Some(b"Resource") => Stripe::ResourceProperty,
+                Some(b"Literal") => Stripe::Literal,
+                _ => Stripe::Property,
+            },
+            Some(Stripe::Literal) => Stripe::Literal,
         };
-        if self.rdf {
-            let parent_stripe = self.stripes.last().copied();
-            let qname = e.name();
-            let (ns, local) = self.namespaces.split(qname.as_ref(), true);
-            let is_rdf = |name: &[u8]| ns == Some(RDF) && local == name;
-            let parse_type = attributes.iter().find_map(|a| {
-                let (ans, alocal) = self.namespaces.split(a.key.as_ref(), false);
-                (ans == Some(RDF) && alocal == b"parseType").then(|| a.value.to_vec())
-            });
-            let this = match parent_stripe {
-                None if is_rdf(b"RDF") => Stripe::Rdf,
-                None | Some(Stripe::Rdf) | Some(Stripe::Property) => Stripe::Node,
-                Some(Stripe::Node) | Some(Stripe::ResourceProperty) => {
-                    match parse_type.as_deref() {
-                        Some(b"Resource") => Stripe::ResourceProperty,
-                        Some(b"Literal") => Stripe::Literal,
-                        _ => Stripe::Property,
-                    }
-                }
-                Some(Stripe::Literal) => Stripe::Literal,
-            };
-            // Children of a property with parseType="Resource" are
-            // properties.
-            let this = match (parent_stripe, this) {
-                (Some(Stripe::ResourceProperty), Stripe::Node) => Stripe::Property,
-                (_, t) => t,
-            };
-            if let Some(ns) = ns {
-                let syntax = ns == RDF && matches!(local, b"RDF" | b"Description" | b"li");
-                if !syntax {
-                    let position = match this {
-                        Stripe::Property | Stripe::ResourceProperty => Position::Predicate,
-                        _ => Position::Type,
-                    };
-                    let what = What::Name {
-                        written: element_name.clone(),
-                        iri: format!(
-                            "{}{}",
-                            String::from_utf8_lossy(ns),
-                            String::from_utf8_lossy(local)
-                        ),
-                    };
-                    let item = self.places.found(at + 1, role(position, None), what);
-                    self.mine.push(item);
-                }
+        // Children of a property with parseType="Resource" are
+        // properties.
+        let this = match (parent_stripe, this) {
+            (Some(Stripe::ResourceProperty), Stripe::Node) => Stripe::Property,
+            (_, t) => t,
+        };
+        if let Some(ns) = ns {
+            let syntax = ns == RDF && matches!(local, b"RDF" | b"Description" | b"li");
+            if !syntax {
+                let position = match this {
+                    Stripe::Property | Stripe::ResourceProperty => Position::Predicate,
+                    _ => Position::Type,
+                };
+                let what = What::Name {
+                    written: el.name.to_owned(),
+                    iri: format!(
+                        "{}{}",
+                        String::from_utf8_lossy(ns),
+                        String::from_utf8_lossy(local)
+                    ),
+                };
+                let item = self.places.found(el.at + 1, el.role(position, None), what);
+                self.mine.push(item);
             }
-            while self.stripes.len() + 1 < self.depth {
-                // Deeper than the stripes kept (after a recovered error).
-                self.stripes.push(Stripe::Literal);
-            }
-            self.stripes.truncate(self.depth.saturating_sub(1));
-            self.stripes.push(this);
         }
-        for a in &attributes {
-            let key = a.key.as_ref();
-            let (value_at, raw): (u64, Cow<'_, str>) = match &a.value {
-                Cow::Borrowed(v) => (offset_of(v), String::from_utf8_lossy(v)),
-                Cow::Owned(v) => (
-                    offset_of(key),
-                    Cow::Owned(String::from_utf8_lossy(v).into_owned()),
-                ),
-            };
-            let is_namespace = key == b"xmlns" || key.starts_with(b"xmlns:");
-            let (ns, local): (Option<Vec<u8>>, &[u8]) = if is_namespace {
-                (None, key)
+        while self.stripes.len() + 1 < self.depth {
+            // Deeper than the stripes kept (after a recovered error).
+            self.stripes.push(Stripe::Literal);
+        }
+        self.stripes.truncate(self.depth.saturating_sub(1));
+        self.stripes.push(this);
+    }
+
+    /// An attribute's name: whether it declares a namespace, and its
+    /// namespace and local name.
+    fn qualified<'k>(&self, key: &'k [u8]) -> (bool, Option<Vec<u8>>, &'k [u8]) {
+        let is_namespace = key == b"xmlns" || key.starts_with(b"xmlns:");
+        let (ns, local): (Option<Vec<u8>>, &[u8]) = if is_namespace {
+            (None, key)
+        } else {
+            let (ns, local) = self.namespaces.split(key, false);
+            // RDF/XML §6.1.4: the unqualified attributes ID, about,
+            // resource, parseType and type stand for the RDF
+            // namespace's (an RDF/XML processor must support them).
+            let unqualified_rdf = self.rdf
+                && ns.is_none()
+                && matches!(
+                    local,
+                    b"ID" | b"about" | b"resource" | b"parseType" | b"type"
+                );
+            if unqualified_rdf {
+                (Some(RDF.to_vec()), local)
             } else {
-                let (ns, local) = self.namespaces.split(key, false);
-                // RDF/XML §6.1.4: the unqualified attributes ID, about,
-                // resource, parseType and type stand for the RDF
-                // namespace's (an RDF/XML processor must support them).
-                let unqualified_rdf = self.rdf
-                    && ns.is_none()
-                    && matches!(
-                        local,
-                        b"ID" | b"about" | b"resource" | b"parseType" | b"type"
-                    );
-                if unqualified_rdf {
-                    (Some(RDF.to_vec()), local)
-                } else {
-                    (ns.map(<[u8]>::to_vec), local)
-                }
-            };
-            let ns = ns.as_deref();
-            let interesting = is_namespace
-                || matches!(
-                    (ns, local),
-                    (Some(XML), b"base")
-                        | (Some(XSI), b"schemaLocation" | b"noNamespaceSchemaLocation")
-                )
-                || (self.rdf && ns.is_some() && !matches!(ns, Some(XML)));
-            if !interesting {
-                continue;
+                (ns.map(<[u8]>::to_vec), local)
             }
-            let value = self.value(&raw, value_at);
-            let attribute = Some(key);
-            let push =
-                |scan: &mut Scan, offset: u64, position, what: What, raw_part: Option<&str>| {
-                    let mut item = scan.places.found(offset, role(position, attribute), what);
-                    if let Some(raw_part) = raw_part {
-                        item.undecodable = scan.places.undecodable(offset, raw_part, 0, |r| {
-                            scan.entities
-                                .decode(r)
-                                .map(Cow::into_owned)
-                                .unwrap_or_else(|()| r.to_owned())
-                        });
-                    }
-                    scan.mine.push(item);
-                };
-            if is_namespace {
-                // A namespace name: an IRI, not resolved (Namespaces in XML
-                // 1.0 §2.2 deprecates relative ones).
-                let what = What::Reference {
-                    written: value,
-                    resolved: None,
-                };
-                push(self, value_at, Position::Namespace, what, Some(&raw));
-                continue;
-            }
-            match (ns, local) {
-                (Some(XML), b"base") => {
-                    let what = reference(&value, parent.as_deref());
-                    push(self, value_at, Position::Base, what, Some(&raw));
-                }
-                (Some(XSI), b"schemaLocation") => {
-                    // Pairs of namespace name and location, separated by
-                    // white space (XML Schema Part 1 §4.3.2): the locations
-                    // are resolved.
-                    let exact = matches!(a.value, Cow::Borrowed(_)) && !raw.contains('&');
-                    for (k, (o, word)) in words(&value).into_iter().enumerate() {
-                        let offset = if exact { value_at + o as u64 } else { value_at };
-                        let what = if k % 2 == 0 {
-                            What::Reference {
-                                written: word.to_owned(),
-                                resolved: None,
-                            }
-                        } else {
-                            reference(word, base.as_deref())
-                        };
-                        let raw_part = exact.then_some(word);
-                        push(self, offset, Position::SchemaLocation, what, raw_part);
-                    }
-                }
-                (Some(XSI), b"noNamespaceSchemaLocation") => {
-                    let what = reference(value.trim(), base.as_deref());
-                    push(self, value_at, Position::SchemaLocation, what, Some(&raw));
-                }
-                (Some(RDF), b"about" | b"resource" | b"datatype") if self.rdf => {
-                    let position = match local {
-                        b"about" => Position::Subject,
-                        b"resource" => Position::Object,
-                        _ => Position::Datatype,
-                    };
-                    let what = reference(&value, base.as_deref());
-                    push(self, value_at, position, what, Some(&raw));
-                }
-                (Some(RDF), b"ID") if self.rdf => {
-                    // RDF/XML §5.2: rdf:ID="name" is the IRI base#name.
-                    let iri = match &base {
-                        Some(b) => format!("{}#{value}", b.split('#').next().unwrap_or(b)),
-                        None => format!("#{value}"),
-                    };
-                    let what = What::Name {
-                        written: value,
-                        iri,
-                    };
-                    push(self, value_at, Position::Subject, what, Some(&raw));
-                }
-                (Some(RDF), b"type") if self.rdf => {
-                    // A property attribute rdf:type: its value is an IRI,
-                    // resolved against the base (RDF/XML §2.13, grammar
-                    // §7.2.11 nodeElement and §7.2.21 emptyPropertyElt:
-                    // `uri(identifier:=resolve(a.string-value))`); the
-                    // attribute's name is the property rdf:type.
-                    let what = What::Name {
-                        written: String::from_utf8_lossy(key).into_owned(),
-                        iri: format!("{}type", String::from_utf8_lossy(RDF)),
-                    };
-                    push(self, offset_of(key), Position::Predicate, what, None);
-                    let what = reference(&value, base.as_deref());
-                    push(self, value_at, Position::Type, what, Some(&raw));
-                }
-                // The syntax terms (RDF/XML §7.2.2-7.2.5: coreSyntaxTerms,
-                // rdf:li, rdf:Description, oldTerms) are no properties;
-                // rdf:nodeID names a blank node, not an IRI.
-                (
-                    Some(RDF),
-                    b"RDF" | b"ID" | b"about" | b"parseType" | b"resource" | b"nodeID"
-                    | b"datatype" | b"li" | b"Description" | b"aboutEach" | b"aboutEachPrefix"
-                    | b"bagID",
-                )
-                | (Some(XML), _) => {}
-                (Some(ns), local) if self.rdf => {
-                    // A property attribute: its name is the property's IRI.
-                    let what = What::Name {
-                        written: String::from_utf8_lossy(key).into_owned(),
-                        iri: format!(
-                            "{}{}",
-                            String::from_utf8_lossy(ns),
-                            String::from_utf8_lossy(local)
-                        ),
-                    };
-                    push(self, offset_of(key), Position::Predicate, what, None);
-                }
-                _ => {}
-            }
+        };
+        (is_namespace, ns, local)
+    }
+
+    /// The IRIs of one attribute of the element `el`.
+    fn attribute(&mut self, a: &Attribute<'_>, el: &ElementAt<'_>) {
+        let key = a.key.as_ref();
+        let (value_at, raw): (u64, Cow<'_, str>) = match &a.value {
+            Cow::Borrowed(v) => (el.offset_of(v), String::from_utf8_lossy(v)),
+            Cow::Owned(v) => (
+                el.offset_of(key),
+                Cow::Owned(String::from_utf8_lossy(v).into_owned()),
+            ),
+        };
+        let (is_namespace, ns, local) = self.qualified(key);
+        let ns = ns.as_deref();
+        let interesting = is_namespace
+            || matches!(
+                (ns, local),
+                (Some(XML), b"base")
+                    | (Some(XSI), b"schemaLocation" | b"noNamespaceSchemaLocation")
+            )
+            || (self.rdf && ns.is_some() && !matches!(ns, Some(XML)));
+        if !interesting {
+            return;
         }
+        let value = self.value(&raw, value_at);
+        let attribute = Some(key);
+        let push = |scan: &mut Scan, offset: u64, position, what: What, raw_part: Option<&str>| {
+            let mut item = scan
+                .places
+                .found(offset, el.role(position, attribute), what);
+            if let Some(raw_part) = raw_part {
+                item.undecodable = scan.places.undecodable(offset, raw_part, 0, |r| {
+                    scan.entities
+                        .decode(r)
+                        .map(Cow::into_owned)
+                        .unwrap_or_else(|()| r.to_owned())
+                });
+            }
+            scan.mine.push(item);
+        };
+        if is_namespace {
+            // A namespace name: an IRI, not resolved (Namespaces in XML
+            // 1.0 §2.2 deprecates relative ones).
+            let what = What::Reference {
+                written: value,
+                resolved: None,
+            };
+            push(self, value_at, Position::Namespace, what, Some(&raw));
+            return;
+        }
+        match (ns, local) {
+            (Some(XML), b"base") => {
+                let what = reference(&value, el.parent.as_deref());
+                push(self, value_at, Position::Base, what, Some(&raw));
+            }
+            (Some(XSI), b"schemaLocation") => {
+                // Pairs of namespace name and location, separated by
+                // white space (XML Schema Part 1 §4.3.2): the locations
+                // are resolved.
+                let exact = matches!(a.value, Cow::Borrowed(_)) && !raw.contains('&');
+                for (k, (o, word)) in words(&value).into_iter().enumerate() {
+                    let offset = if exact { value_at + o as u64 } else { value_at };
+                    let what = if k % 2 == 0 {
+                        What::Reference {
+                            written: word.to_owned(),
+                            resolved: None,
+                        }
+                    } else {
+                        reference(word, el.base.as_deref())
+                    };
+                    let raw_part = exact.then_some(word);
+                    push(self, offset, Position::SchemaLocation, what, raw_part);
+                }
+            }
+            (Some(XSI), b"noNamespaceSchemaLocation") => {
+                let what = reference(value.trim(), el.base.as_deref());
+                push(self, value_at, Position::SchemaLocation, what, Some(&raw));
+            }
+            (Some(RDF), b"about" | b"resource" | b"datatype") if self.rdf => {
+                let position = match local {
+                    b"about" => Position::Subject,
+                    b"resource" => Position::Object,
+                    _ => Position::Datatype,
+                };
+                let what = reference(&value, el.base.as_deref());
+                push(self, value_at, position, what, Some(&raw));
+            }
+            (Some(RDF), b"ID") if self.rdf => {
+                // RDF/XML §5.2: rdf:ID="name" is the IRI base#name.
+                let iri = match &el.base {
+                    Some(b) => format!("{}#{value}", b.split('#').next().unwrap_or(b)),
+                    None => format!("#{value}"),
+                };
+                let what = What::Name {
+                    written: value,
+                    iri,
+                };
+                push(self, value_at, Position::Subject, what, Some(&raw));
+            }
+            (Some(RDF), b"type") if self.rdf => {
+                // A property attribute rdf:type: its value is an IRI,
+                // resolved against the base (RDF/XML §2.13, grammar
+                // §7.2.11 nodeElement and §7.2.21 emptyPropertyElt:
+                // `uri(identifier:=resolve(a.string-value))`); the
+                // attribute's name is the property rdf:type.
+                let what = What::Name {
+                    written: String::from_utf8_lossy(key).into_owned(),
+                    iri: format!("{}type", String::from_utf8_lossy(RDF)),
+                };
+                push(self, el.offset_of(key), Position::Predicate, what, None);
+                let what = reference(&value, el.base.as_deref());
+                push(self, value_at, Position::Type, what, Some(&raw));
+            }
+            // The syntax terms (RDF/XML §7.2.2-7.2.5: coreSyntaxTerms,
+            // rdf:li, rdf:Description, oldTerms) are no properties;
+            // rdf:nodeID names a blank node, not an IRI.
+            (
+                Some(RDF),
+                b"RDF" | b"ID" | b"about" | b"parseType" | b"resource" | b"nodeID" | b"datatype"
+                | b"li" | b"Description" | b"aboutEach" | b"aboutEachPrefix" | b"bagID",
+            )
+            | (Some(XML), _) => {}
+            (Some(ns), local) if self.rdf => {
+                // A property attribute: its name is the property's IRI.
+                let what = What::Name {
+                    written: String::from_utf8_lossy(key).into_owned(),
+                    iri: format!(
+                        "{}{}",
+                        String::from_utf8_lossy(ns),
+                        String::from_utf8_lossy(local)
+                    ),
+                };
+                push(self, el.offset_of(key), Position::Predicate, what, None);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An element whose attributes are read: where it is, its name and the
+/// bases its attributes are resolved against.
+struct ElementAt<'a> {
+    /// The event's bytes (after its '<').
+    content: &'a [u8],
+    /// Where the event starts.
+    at: u64,
+    /// The element's name, as written.
+    name: &'a str,
+    /// The parent's base, against which `xml:base` is resolved.
+    parent: Option<String>,
+    /// The element's own base, for its other attributes.
+    base: Option<String>,
+}
+
+impl ElementAt<'_> {
+    /// The offset of a slice of the event's bytes in the decoded text: the
+    /// event starts with its '<'.
+    fn offset_of(&self, part: &[u8]) -> u64 {
+        let delta = (part.as_ptr() as usize).wrapping_sub(self.content.as_ptr() as usize);
+        self.at + 1 + delta.min(self.content.len()) as u64
+    }
+
+    /// The role of an item of this element (of its `attribute`, if any).
+    fn role(&self, position: Position, attribute: Option<&[u8]>) -> Role {
+        Role::markup(
+            position,
+            self.name,
+            attribute
+                .map(|a| String::from_utf8_lossy(a).into_owned())
+                .as_deref(),
+        )
     }
 }
 

@@ -133,7 +133,7 @@ pub(crate) struct DiffArgs {
     #[arg(value_name = "FILE.pest")]
     grammar: PathBuf,
     /// Input files, one input per line (`-` for standard input); without
-    /// any, the built-in corpus (grammar/corpus/: the spec examples and the
+    /// any, the built-in corpus (crates/lab/corpus/: the spec examples and the
     /// table-test inputs).
     #[arg(value_name = "CORPUS")]
     corpus: Vec<PathBuf>,

@@ -115,7 +115,7 @@ pub(crate) struct FuzzArgs {
     #[arg(long, default_value_t = 3)]
     per_group: usize,
     /// Append the new findings to this file as suite cases (in the
-    /// repository: src/suite/findings.jsonl, which the suite includes).
+    /// repository: crates/suite/src/findings.jsonl, which the suite includes).
     #[arg(long)]
     append: Option<PathBuf>,
     /// The implementation's name in the findings' source.

@@ -9,7 +9,7 @@
 //! (see `grammar/abnf/` and [`PROFILES`]).
 //!
 //! The module depends on nothing else in this crate, so a build script can
-//! compile it too (`#[path = "src/abnf/mod.rs"] mod abnf;` with `abnf` as a
+//! compile it too (`#[path = "src/abnf.rs"] mod abnf;` with `abnf` as a
 //! build dependency). The spec files are embedded ([`builtin_file`]), so
 //! [`Grammar::profile`] needs no files at run time.
 //!

@@ -243,36 +243,11 @@ pub fn fuzz(
         })
         .collect();
     let mut report = FuzzReport::default();
-    let mut failing: HashSet<(Op, Profile, String, &'static str)> = HashSet::new();
+    let mut failing = HashSet::new();
     if options.baseline {
-        let cases: Vec<Case> = Suite::builtin()
-            .cases()
-            .iter()
-            .filter(|c| options.ops.contains(&c.op) && options.profiles.contains(&c.profile))
-            .cloned()
-            .collect();
-        let run = super::run(
-            command,
-            &cases,
-            &super::RunOptions {
-                timeout: options.timeout,
-                ..Default::default()
-            },
-            |_| {},
-        )?;
-        for f in &run.failures {
-            // The rule the report groups it under, and the one the case
-            // names as exercised.
-            for group in [f.group.as_str(), f.case.group()] {
-                failing.insert((
-                    f.case.op,
-                    f.case.profile,
-                    group.to_owned(),
-                    direction(f.case.op, &f.case.expect),
-                ));
-            }
-        }
-        report.baseline = Some((run.tally.total, run.tally.failed));
+        let (groups, tally) = baseline(command, options)?;
+        failing = groups;
+        report.baseline = Some(tally);
     }
     let mut skip: HashSet<(Op, Profile)> = HashSet::new();
     // What can be asked: the operations of the fuzzer, in the profiles
@@ -307,25 +282,9 @@ pub fn fuzz(
                 continue;
             }
             id += 1;
-            let mut case = Case {
-                id: format!("fuzz-{id}"),
-                op,
-                profile,
-                rule: Some(name.to_owned()),
-                input: input.clone(),
-                base: None,
-                other: None,
-                expect: Expect::Error,
-                source: String::new(),
-                exercises: None,
-                generator: Some("fuzz".into()),
-                note: None,
-                extra: Default::default(),
-            };
-            let Some(expect) = super::expected(&case) else {
+            let Some(case) = drawn_case(id, op, profile, name, &input) else {
                 continue;
             };
-            case.expect = expect;
             report.tried += 1;
             let answer = ask(&mut adapter, command, &case, options.timeout);
             let verdict = match &answer {
@@ -385,14 +344,11 @@ pub fn fuzz(
             let new = if options.baseline {
                 !failing.contains(&(op, profile, about.clone(), direction))
             } else {
-                let known = known.get_or_insert_with(|| {
-                    Suite::builtin()
-                        .cases()
-                        .iter()
-                        .map(|c| (c.op, c.profile.name(), c.input.as_str()))
-                        .collect()
-                });
-                !known.contains(&(op, profile.name(), small.as_str()))
+                !known.get_or_insert_with(suite_inputs).contains(&(
+                    op,
+                    profile.name(),
+                    small.as_str(),
+                ))
             };
             minimal.exercises = Some(about).filter(|a| a != name);
             report.findings.push(Finding {
@@ -409,6 +365,78 @@ pub fn fuzz(
     }
     progress(&report);
     Ok(report)
+}
+
+/// Failures of the suite's cases, as (operation, profile, rule, direction).
+type Failing = HashSet<(Op, Profile, String, &'static str)>;
+
+/// The built-in suite's cases of the fuzzer's operations and profiles, run
+/// against the adapter: their failures, each under the rule the report
+/// groups it under and under the one its case names as exercised; and the
+/// run's (total, failed).
+fn baseline(
+    command: &str,
+    options: &FuzzOptions,
+) -> Result<(Failing, (usize, usize)), super::RunError> {
+    let cases: Vec<Case> = Suite::builtin()
+        .cases()
+        .iter()
+        .filter(|c| options.ops.contains(&c.op) && options.profiles.contains(&c.profile))
+        .cloned()
+        .collect();
+    let run = super::run(
+        command,
+        &cases,
+        &super::RunOptions {
+            timeout: options.timeout,
+            ..Default::default()
+        },
+        |_| {},
+    )?;
+    let mut failing = HashSet::new();
+    for f in &run.failures {
+        for group in [f.group.as_str(), f.case.group()] {
+            failing.insert((
+                f.case.op,
+                f.case.profile,
+                group.to_owned(),
+                direction(f.case.op, &f.case.expect),
+            ));
+        }
+    }
+    Ok((failing, (run.tally.total, run.tally.failed)))
+}
+
+/// The built-in suite's inputs, by operation and profile: a finding whose
+/// shrunk input is among them is not new.
+fn suite_inputs() -> HashSet<(Op, &'static str, &'static str)> {
+    Suite::builtin()
+        .cases()
+        .iter()
+        .map(|c| (c.op, c.profile.name(), c.input.as_str()))
+        .collect()
+}
+
+/// The case `fuzz-ID` asking `op` of a drawn `input` at the rule `name`,
+/// with the answer the spec gives; `None` where the suite has none.
+fn drawn_case(id: u64, op: Op, profile: Profile, name: &str, input: &str) -> Option<Case> {
+    let mut case = Case {
+        id: format!("fuzz-{id}"),
+        op,
+        profile,
+        rule: Some(name.to_owned()),
+        input: input.to_owned(),
+        base: None,
+        other: None,
+        expect: Expect::Error,
+        source: String::new(),
+        exercises: None,
+        generator: Some("fuzz".into()),
+        note: None,
+        extra: Default::default(),
+    };
+    case.expect = super::expected(&case)?;
+    Some(case)
 }
 
 /// One character of `s` inserted, deleted or replaced (by one of the

@@ -18,11 +18,12 @@
 //!   the values one past it; the range ends again inside each component of
 //!   a whole reference;
 //! - **the specs' own examples** (3987bis, RFC 3987, RFC 3986 §5.4);
-//! - **other projects' vectors** (`tests/data/conformance/`), each with its
-//!   source, where the spec decides; a vector whose source expected
-//!   something else keeps the spec's answer and says so in its `note`;
+//! - **other projects' vectors** (`crates/suite/data/conformance/`), each
+//!   with its source, where the spec decides; a vector whose source
+//!   expected something else keeps the spec's answer and says so in its
+//!   `note`;
 //! - templates for resolution, normalization and the conversions, and the
-//!   findings of earlier fuzzing runs (`src/suite/findings.jsonl`).
+//!   findings of earlier fuzzing runs (`crates/suite/src/findings.jsonl`).
 //!
 //! Each case is one JSON line: `{"id", "op", "profile", "rule"?, "input",
 //! "base"?, "other"?, "expect", "source"}`, see [`Case`]. There is one case

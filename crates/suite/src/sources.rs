@@ -1,8 +1,8 @@
 //! The cases taken from outside the generator: the specs' own examples
-//! (`tests/data/spec-examples/`), other projects' test vectors
-//! (`tests/data/conformance/`), and templates for the operations, whose
-//! expected answers the library computes (it is tested against the specs'
-//! examples for each of them).
+//! (`crates/suite/data/spec-examples/`), other projects' test vectors
+//! (`crates/suite/data/conformance/`), and templates for the operations,
+//! whose expected answers the library computes (it is tested against the
+//! specs' examples for each of them).
 //!
 //! A vector whose source expects something the spec does not say keeps the
 //! spec's answer, with a `note` naming what the source expected.
@@ -21,14 +21,16 @@ use iribis::{Iri, IriRef, ParseOptions};
 use super::case::{Case, Expect, Op, Parts};
 use super::generate::verdict;
 
-/// The spec-example files, by name (`tests/data/spec-examples/NAME.txt`).
+/// The spec-example files, by name
+/// (`crates/suite/data/spec-examples/NAME.txt`).
 macro_rules! examples {
     ($($name:literal),* $(,)?) => {
         &[$(($name, include_str!(concat!("../data/spec-examples/", $name, ".txt")))),*]
     };
 }
 
-/// Every file of `tests/data/spec-examples/` (its README describes them).
+/// Every file of `crates/suite/data/spec-examples/` (its README describes
+/// them).
 pub(crate) const SPEC_EXAMPLES: &[(&str, &str)] = examples![
     "3987bis-front-matter",
     "3987bis-3.4.1",
@@ -665,29 +667,28 @@ pub(crate) fn isolates_decoded(iri: &str) -> Option<String> {
 /// §5.4 (in every profile: they are URIs), and the conversions and
 /// normalizations the specs print, each pair as the spec prints it.
 pub(crate) fn spec_ops() -> Vec<Case> {
+    let mut out = spec_resolutions();
+    out.extend(printed_ops());
+    out
+}
+
+/// The conversions and normalizations the specs print
+/// (`crates/suite/data/spec-operations.jsonl`): one JSON object a line,
+/// with the operation (`op`), the `input`, the answer as printed
+/// (`expected`), the spec-example file of its section (`place`) and a
+/// `note` where the answer needs one.
+const SPEC_OPERATIONS: &str = include_str!("../data/spec-operations.jsonl");
+
+/// The resolutions of RFC 3986 §5.4.1 and §5.4.2, in every profile; a
+/// §5.4.2 example with a non-strict answer allows it too.
+fn spec_resolutions() -> Vec<Case> {
     let mut out = Vec::new();
     for file in ["rfc3986-5.4.1", "rfc3986-5.4.2"] {
         let text = SPEC_EXAMPLES
             .iter()
             .find(|(f, _)| *f == file)
             .map_or("", |(_, t)| t);
-        let all = lines(text);
-        let base = all.first().map(|(b, _)| b.clone()).unwrap_or_default();
-        let mut reference = String::new();
-        let mut pairs: Vec<(String, String, Option<String>)> = Vec::new();
-        for (value, label) in all.iter().skip(1) {
-            if label == "reference" {
-                reference = value.clone();
-            } else if label.starts_with("target") {
-                if label.contains("non-strict") {
-                    if let Some(last) = pairs.last_mut() {
-                        last.2 = Some(value.clone());
-                    }
-                } else {
-                    pairs.push((reference.clone(), value.clone(), None));
-                }
-            }
-        }
+        let (base, pairs) = resolution_pairs(text);
         for profile in Profile::ALL {
             for (i, (r, target, loose)) in pairs.iter().enumerate() {
                 let mut c = case(
@@ -716,162 +717,44 @@ pub(crate) fn spec_ops() -> Vec<Case> {
             }
         }
     }
-    // (op, input, expected as printed, place, note)
-    let printed: &[(Op, &str, &str, &str, Option<&str>)] = &[
-        (
-            Op::ToUri,
-            "http://résumé.example.org",
-            "http://r%C3%A9sum%C3%A9.example.org",
-            "rfc3987-3.1",
-            None,
-        ),
-        (
-            Op::ToUri,
-            "http://résumé.example.org",
-            "http://r%C3%A9sum%C3%A9.example.org",
-            "3987bis-3.4.1",
-            None,
-        ),
-        (
-            Op::ToUri,
-            "http://résumé.example.org",
-            "http://xn--rsum-bpad.example.org",
-            "rfc3987-3.1",
-            Some("ToASCII (3987bis §3.4.2), which the spec allows in place of percent-encoding"),
-        ),
-        (
-            Op::ToUri,
-            "http://validator.w3.org/check?uri=http%3A%2F%2Frésumé.example.org",
-            "http://validator.w3.org/check?uri=http%3A%2F%2Fr%C3%A9sum%C3%A9.example.org",
-            "3987bis-3.4.3",
-            None,
-        ),
-        (
-            Op::ToUri,
-            "http://www.example.org/red%09rosé#red",
-            "http://www.example.org/red%09ros%C3%A9#red",
-            "3987bis-3.4.3",
-            Some(
-                "percent-encodings already there are kept: not http%3A%2F%2Fwww.example.org%2Fred%2509ros%C3%A9%23red",
-            ),
-        ),
-        (
-            Op::ToUri,
-            "http://example.com/𐌀𐌁𐌂",
-            "http://example.com/%F0%90%8C%80%F0%90%8C%81%F0%90%8C%82",
-            "rfc3987-3.1",
-            None,
-        ),
-        (
-            Op::ToUri,
-            "http://www.example.org/r%E9sum%E9.xml#résumé",
-            "http://www.example.org/r%E9sum%E9.xml#r%C3%A9sum%C3%A9",
-            "rfc3987-6.4",
-            None,
-        ),
-        (
-            Op::ToUri,
-            "http://www.example.org/résumé.html",
-            "http://www.example.org/r%C3%A9sum%C3%A9.html",
-            "rfc3987-6.4",
-            None,
-        ),
-        (
-            Op::ToIri,
-            "http://www.example.org/D%C3%BCrst",
-            "http://www.example.org/Dürst",
-            "3987bis-4.3",
-            None,
-        ),
-        (
-            Op::ToIri,
-            "http://www.example.org/D%FCrst",
-            "http://www.example.org/D%FCrst",
-            "3987bis-4.3",
-            Some("%FC is not UTF-8: it stays encoded"),
-        ),
-        (
-            Op::ToIri,
-            "http://xn--99zt52a.example.org/%e2%80%ae",
-            "http://納豆.example.org/%E2%80%AE",
-            "3987bis-4.3",
-            Some(
-                "U+202E (a bidi formatting character) stays encoded, in uppercase; step 7 may keep the xn-- label (RFC 3987 §3.2.1 does)",
-            ),
-        ),
-        (
-            Op::ToIri,
-            "http://www.example.org/r%E9sum%E9.html",
-            "http://www.example.org/r%E9sum%E9.html",
-            "rfc3987-3.2",
-            Some("ISO-8859-1 percent-encodings must not be decoded"),
-        ),
-        (
-            Op::ToIri,
-            "http://www.example.org/r%C3%A9sum%C3%A9.html",
-            "http://www.example.org/résumé.html",
-            "rfc3987-6.4",
-            None,
-        ),
-        (
-            Op::ToIri,
-            "http://www.example.org/r%E9sum%E9.xml#r%C3%A9sum%C3%A9",
-            "http://www.example.org/r%E9sum%E9.xml#résumé",
-            "rfc3987-6.4",
-            None,
-        ),
-        (
-            Op::Normalize,
-            "eXAMPLE://a/./b/../b/%63/%7bfoo%7d",
-            "example://a/b/c/%7Bfoo%7D",
-            "rfc3986-6.2.2",
-            None,
-        ),
-        (
-            Op::Normalize,
-            "eXAMPLE://a/./b/../b/%63/%7bfoo%7d/ros%C3%A9",
-            "example://a/b/c/%7Bfoo%7D/rosé",
-            "rfc3987-5.3.2",
-            None,
-        ),
-        (
-            Op::Normalize,
-            "HTTP://www.EXAMPLE.com/",
-            "http://www.example.com/",
-            "rfc3986-6.2.2.1",
-            None,
-        ),
-        (
-            Op::Normalize,
-            "http://example.org/%7euser",
-            "http://example.org/~user",
-            "rfc3987-5.3.2.3",
-            None,
-        ),
-        (
-            Op::Normalize,
-            "http://example.org/%7Euser",
-            "http://example.org/~user",
-            "rfc3987-5.3.2.3",
-            None,
-        ),
-        (
-            Op::Normalize,
-            "http://example.com/?",
-            "http://example.com/?",
-            "rfc3986-6.2.3",
-            Some("an empty query is not an absent one: the \"?\" stays"),
-        ),
-        (
-            Op::Normalize,
-            "http://www.example.org/re\u{301}sume\u{301}.html",
-            "http://www.example.org/re\u{301}sume\u{301}.html",
-            "rfc3987-5.3.2.2",
-            Some("syntax-based normalization does not normalize to NFC (RFC 3987 §5.3.2.2)"),
-        ),
-    ];
+    out
+}
+
+/// The base of a resolution example file (its first example) and its
+/// (reference, target, non-strict target) triples, from the labels of its
+/// comments.
+fn resolution_pairs(text: &str) -> (String, Vec<(String, String, Option<String>)>) {
+    let all = lines(text);
+    let base = all.first().map(|(b, _)| b.clone()).unwrap_or_default();
+    let mut reference = String::new();
+    let mut pairs: Vec<(String, String, Option<String>)> = Vec::new();
+    for (value, label) in all.iter().skip(1) {
+        if label == "reference" {
+            reference = value.clone();
+        } else if label.starts_with("target") {
+            if label.contains("non-strict") {
+                if let Some(last) = pairs.last_mut() {
+                    last.2 = Some(value.clone());
+                }
+            } else {
+                pairs.push((reference.clone(), value.clone(), None));
+            }
+        }
+    }
+    (base, pairs)
+}
+
+/// The conversions and normalizations of [`SPEC_OPERATIONS`], under
+/// 3987bis: the printed answer first, the others the library allows after
+/// it.
+fn printed_ops() -> Vec<Case> {
+    let mut out = Vec::new();
     let mut n: BTreeMap<Op, usize> = BTreeMap::new();
-    for &(op, input, expected, place, note) in printed {
+    for line in SPEC_OPERATIONS.lines() {
+        let v: Value = serde_json::from_str(line).expect("a JSON line");
+        let text = |k: &str| v[k].as_str().unwrap_or_else(|| panic!("{k} in {line}"));
+        let op: Op = text("op").parse().expect("an operation");
+        let (input, expected, place) = (text("input"), text("expected"), text("place"));
         let profile = Profile::Rfc3987bis;
         let k = n.entry(op).or_default();
         *k += 1;
@@ -880,30 +763,34 @@ pub(crate) fn spec_ops() -> Vec<Case> {
             Op::ToIri => to_iri(input),
             _ => normalization(input, profile),
         };
-        // The printed answer must be among those the library allows.
-        let expect = match expect {
-            Expect::Result { result, mut also } if result != expected => {
-                also.retain(|a| a != expected);
-                also.insert(0, result);
-                Expect::Result {
-                    result: expected.to_owned(),
-                    also,
-                }
-            }
-            e => e,
-        };
         let mut c = case(
             (format!("{op}/{profile}/spec/{place}/{k}"), op, profile),
             None,
             input,
             None,
-            expect,
+            printed_first(expect, expected),
             format!("example of {}", section(place)),
         );
-        c.note = note.map(str::to_owned);
+        c.note = v["note"].as_str().map(str::to_owned);
         out.push(c);
     }
     out
+}
+
+/// The printed answer must be among those the library allows: it comes
+/// first, and the library's own answer, where it differs, is allowed too.
+fn printed_first(expect: Expect, printed: &str) -> Expect {
+    match expect {
+        Expect::Result { result, mut also } if result != printed => {
+            also.retain(|a| a != printed);
+            also.insert(0, result);
+            Expect::Result {
+                result: printed.to_owned(),
+                also,
+            }
+        }
+        e => e,
+    }
 }
 
 /// The vectors of other projects: syntax vectors as `valid` cases of

@@ -1,8 +1,12 @@
 //! What the test binaries of the workspace share: the insta settings that
 //! put every snapshot in the repository's top-level `snapshots/`, the
-//! conventions of the test data files, and the JSON Lines of a run.
+//! conventions of the test data files, the JSON Lines of a run, and (the
+//! feature `documents`) the document readers' pieces.
 
 use std::path::{Path, PathBuf};
+
+#[cfg(feature = "documents")]
+pub mod documents;
 
 /// The repository's root folder.
 ///

@@ -7,10 +7,7 @@
 
 // The fuzz targets' reader in pieces and the items of one reading (with
 // the invariants every reading keeps), shared with them.
-#[path = "../../../../fuzz/fuzz_targets/documents_common.rs"]
-mod documents_common;
-
-use documents_common::{items, stable};
+use iribis_testkit::documents::{items, stable};
 
 use iribis_documents::Format;
 
@@ -42,7 +39,7 @@ fn same_whatever_the_cuts(format: Format, data: &[u8]) {
 #[test]
 fn rdf_documents_are_read_alike_in_any_pieces() {
     let documents: &[&[u8]] = &[
-        // Found by fuzz/documents_rdf: octets that are not UTF-8 around a
+        // Found by the fuzz target documents_rdf: octets that are not UTF-8 around a
         // '?' that is no token, read in pieces of 3.
         b"\xff\xff?\xe7\xf5",
         b"\xef\xbb\xbf<http://e/s> <http://e/p> <http://e/o> .\n",
@@ -55,12 +52,12 @@ fn rdf_documents_are_read_alike_in_any_pieces() {
         // a `?` and a whole PN_LOCAL, longer than any token of ours.
         b"<http://e/s> ?v\xe6\x97\xa5 <http://e/o> .\n<a> $ <b> ?x:y .\n",
         b"<a> <b> ?x.y:z%41\\. <c> .\n? $ ?? <d>#c\n?:a <e> <f> .",
-        // Found by fuzz/documents_bom: an empty variable before a name.
+        // Found by the fuzz target documents_bom: an empty variable before a name.
         b"\xef\xbb\xbf?:_S;",
-        // Found by fuzz/documents_rdf: short strings that a line ends.
+        // Found by the fuzz target documents_rdf: short strings that a line ends.
         b"\"\n-I\"\n",
         b"\0\"\xb9\n\0\"\n",
-        // Found by fuzz/documents_rdf: a string a line ends after an octet
+        // Found by the fuzz target documents_rdf: a string a line ends after an octet
         // that is not UTF-8 (oxttl's token then ends before the line jump).
         b"\"^'\xd0\n\"\xbd\xbd=(\x15\0\0\0^\xd0\n\"<'",
     ];

@@ -542,7 +542,7 @@ fn minor_a_duplicated_html_attribute_keeps_the_first() {
     assert_eq!(lines[0]["input"], "http://e/first");
 }
 
-/// Item 14, found by fuzz/documents_rdf: read a byte at a time, oxttl
+/// Item 14, found by the fuzz target documents_rdf: read a byte at a time, oxttl
 /// reports an error of a token once it sees the next one, after our lexer
 /// has moved on; its place was the next token's (1:5 for the `?` at 1:4).
 #[test]

@@ -49,7 +49,7 @@ fn many_rules_load() {
 fn fuzz_finding_unclosed_block_comments() {
     // pest_meta's parser backtracks over unclosed nested block comments in
     // time exponential in their number (this 160-byte input, exactly as
-    // found, ran past the 20 s timeout): the lab refuses them first. Found by fuzz/lab_grammar.
+    // found, ran past the 20 s timeout): the lab refuses them first. Found by the fuzz target lab_grammar.
     let text = b"/*/*&&&\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb\xfb/*/*/*`\xa8^\xa8\xa8/*\xfb\xfb\xfb\xfb\xfb/*@///\xfb/*/*//*`/*&/\xec\x09\xd6/*\xfb\xfb\xfb/*/*/*`\xa8^\xa8\xa8/*\xfb\xfb\xfb\xfb\xfb/*@///\xfb/*/*//*`/*&/\xec\x09\xd6/*\xfb\xfb/*/*,\xfb\xf3*////\xfb/*/*//*`/*&/\xec\x09\xd6/*\xfb\xfb/*/*//*`/*&/\x0d\xf6\xd6\xf7*/*";
     let text = String::from_utf8_lossy(text);
     let e = PestGrammar::parse(&text, "fuzz.pest").unwrap_err();

@@ -448,7 +448,7 @@ mod tests {
         );
         assert_eq!(uri("/a/b/../c;d=1"), "file:///a/c;d=1");
         assert_eq!(uri("/a/./b#1?"), "file:///a/b%231%3F");
-        assert_eq!(uri("src/a b.txt"), "src/a%20b.txt");
+        assert_eq!(uri("notes/a b.txt"), "notes/a%20b.txt");
         assert_eq!(uri("../up/x"), "../up/x");
         assert_eq!(uri("c:x"), "c%3Ax");
         // Not UTF-8: each octet.

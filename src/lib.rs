@@ -37,7 +37,7 @@
 //!    [`convert`] (IRI → URI and URI → IRI, 3987bis §3 and §5), [`check`](mod@check)
 //!    (the conformance checker and its catalogue of codes) and [`render`]
 //!    (showing inputs safely on a terminal). [`dfa`] walks the DFA of any
-//!    rule, and [`grammar`] holds the grammar's own files. [`file`] maps
+//!    rule, and [`grammar`] holds the grammar's own files. [`file`](mod@file) maps
 //!    file paths to `file:` IRIs and back (RFC 8089), and `interop`
 //!    converts to and from other crates' types (behind their features).
 //!
@@ -134,7 +134,7 @@
 //!   (`iribis::interop`, with its `InteropError`).
 //!   The URI types get the reference's URI form (3987bis §3); the
 //!   module's docs say where url's WHATWG reading parts from 3987bis.
-//! - `std` (default): [`file`] converts file paths (POSIX and Windows) to
+//! - `std` (default): [`file`](mod@file) converts file paths (POSIX and Windows) to
 //!   `file:` IRIs and back (RFC 8089).
 //!
 //! ## Without std

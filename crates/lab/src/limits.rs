@@ -15,7 +15,7 @@ pub use crate::abnf::{MAX_NESTING, MAX_REPETITION};
 /// unrolled its repetitions (`e{3}` is three copies of `e`, `e+` two): each
 /// string, character, range, rule reference and operator counts one. It
 /// bounds the memory pest_meta takes and the depth of every recursion over
-/// the grammar, which the lab's thread stack ([`STACK`]) is sized for. In
+/// the grammar, which the lab's thread stack (`STACK`) is sized for. In
 /// WebAssembly (`wasm32-unknown-unknown`, the playground's static page),
 /// which has no threads and runs the lab on the caller's stack, 100,000.
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]

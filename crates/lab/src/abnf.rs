@@ -8,8 +8,8 @@
 //! file replaces the rule of the same name defined earlier
 //! (see `grammar/abnf/` and [`PROFILES`]).
 //!
-//! The module depends on nothing else in this crate, so a build script can
-//! compile it too (`#[path = "src/abnf.rs"] mod abnf;` with `abnf` as a
+//! The module depends on nothing else in this crate, so a build script of
+//! this crate can compile it too (a `#[path]` to this file, with `abnf` as a
 //! build dependency). The spec files are embedded ([`builtin_file`]), so
 //! [`Grammar::profile`] needs no files at run time.
 //!
